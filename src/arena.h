@@ -1,0 +1,64 @@
+// A bump allocator for strings that live as long as the build graph:
+// canonical paths, variable values and persisted rule bindings. One
+// allocation per 64 KiB block instead of one per string.
+#ifndef RONIN_ARENA_H_
+#define RONIN_ARENA_H_
+
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace ronin {
+
+class Arena {
+ public:
+  Arena() = default;
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+
+  char* Allocate(size_t size) {
+    if (size > kBlockSize / 4) return AllocateDedicated(size);
+    if (size > left_) Grow();
+    char* result = cursor_;
+    cursor_ += size;
+    left_ -= size;
+    return result;
+  }
+
+  // Copies `text` into the arena; the returned view is NUL-terminated.
+  std::string_view Copy(std::string_view text) {
+    char* data = Allocate(text.size() + 1);
+    if (!text.empty()) memcpy(data, text.data(), text.size());
+    data[text.size()] = '\0';
+    return std::string_view(data, text.size());
+  }
+
+  size_t bytes_reserved() const { return reserved_; }
+
+ private:
+  static constexpr size_t kBlockSize = 64 * 1024;
+
+  void Grow() {
+    blocks_.emplace_back(new char[kBlockSize]);
+    cursor_ = blocks_.back().get();
+    left_ = kBlockSize;
+    reserved_ += kBlockSize;
+  }
+
+  // Large strings get a block of their own so the current block keeps its space.
+  char* AllocateDedicated(size_t size) {
+    blocks_.emplace_back(new char[size]);
+    reserved_ += size;
+    return blocks_.back().get();
+  }
+
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  char* cursor_ = nullptr;
+  size_t left_ = 0;
+  size_t reserved_ = 0;
+};
+
+}  // namespace ronin
+
+#endif  // RONIN_ARENA_H_

@@ -1,0 +1,299 @@
+#include "build_log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <vector>
+
+#include "disk.h"
+#include "graph.h"
+#include "hash.h"
+
+namespace ronin {
+
+namespace {
+
+const char kSignaturePrefix[] = "# ninja log v";
+
+// Reads a whole file; false with errno set on failure.
+bool ReadWholeFile(const std::string& path, std::string* contents) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st;
+  if (fstat(fd, &st) == 0 && st.st_size > 0) contents->reserve(st.st_size);
+  char buffer[256 * 1024];
+  for (;;) {
+    ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int saved = errno;
+      close(fd);
+      errno = saved;
+      return false;
+    }
+    if (n == 0) break;
+    contents->append(buffer, n);
+  }
+  close(fd);
+  return true;
+}
+
+// Version number from the header line, 0 if it is not a header.
+int ParseVersionLine(const char* begin, const char* end) {
+  size_t prefix = sizeof(kSignaturePrefix) - 1;
+  if (static_cast<size_t>(end - begin) < prefix || memcmp(begin, kSignaturePrefix, prefix) != 0)
+    return 0;
+  return atoi(std::string(begin + prefix, end).c_str());
+}
+
+}  // namespace
+
+uint64_t BuildLog::HashCommand(std::string_view command) {
+  return RapidHash(command.data(), command.size());
+}
+
+bool BuildLog::CommandMatches(Entry* entry, std::string_view command) {
+  if (!entry->legacy_hash) return entry->command_hash == HashCommand(command);
+  if (entry->command_hash != MurmurHash64A(command.data(), command.size())) return false;
+  // Verified against the old hash: from now on it is a version 7 entry.
+  entry->command_hash = HashCommand(command);
+  entry->legacy_hash = false;
+  return true;
+}
+
+BuildLog::Entry* BuildLog::Lookup(std::string_view output) {
+  auto it = by_output_.find(output);
+  return it == by_output_.end() ? nullptr : it->second;
+}
+
+bool BuildLog::IsLive(const Entry& entry) const {
+  auto it = by_output_.find(entry.output);
+  return it != by_output_.end() && it->second == &entry;
+}
+
+BuildLog::Entry* BuildLog::FindOrAdd(std::string_view output) {
+  if (Entry* entry = Lookup(output)) return entry;
+  entries_.emplace_back();
+  Entry* entry = &entries_.back();
+  entry->output = arena_.Copy(output);
+  by_output_.emplace(entry->output, entry);
+  return entry;
+}
+
+void BuildLog::ParseLines(char* begin, char* end, bool legacy) {
+  // Each line: start \t end \t mtime \t path \t hash. Lines with fewer
+  // fields are skipped; a last line without '\n' was cut short and is ignored.
+  char* line = begin;
+  while (line < end) {
+    char* newline = static_cast<char*>(memchr(line, '\n', end - line));
+    if (!newline) break;
+    char* fields[5];
+    int count = 0;
+    char* field = line;
+    while (count < 4) {
+      char* tab = static_cast<char*>(memchr(field, '\t', newline - field));
+      if (!tab) break;
+      fields[count++] = field;
+      *tab = '\0';
+      field = tab + 1;
+    }
+    if (count == 4) {
+      fields[4] = field;
+      *newline = '\0';
+      Entry* entry = FindOrAdd(std::string_view(fields[3], fields[4] - 1 - fields[3]));
+      entry->start_time = atoi(fields[0]);
+      entry->end_time = atoi(fields[1]);
+      entry->mtime = strtoll(fields[2], nullptr, 10);
+      entry->command_hash = strtoull(fields[4], nullptr, 16);
+      entry->legacy_hash = legacy;
+      ++live_bytes_;
+    }
+    line = newline + 1;
+  }
+}
+
+BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err) {
+  std::string contents;
+  if (!ReadWholeFile(path, &contents)) {
+    if (errno == ENOENT) return LoadStatus::kNotFound;
+    *err = strerror(errno);
+    return LoadStatus::kError;
+  }
+  if (contents.empty()) return LoadStatus::kSuccess;
+
+  const char* header_end = static_cast<const char*>(memchr(contents.data(), '\n', contents.size()));
+  if (!header_end) header_end = contents.data() + contents.size();
+  int version = ParseVersionLine(contents.data(), header_end);
+  if (version < kOldestReadableVersion || version > kCurrentVersion) {
+    *err = version < kOldestReadableVersion ? "build log version is too old; starting over"
+                                            : "build log version is too new; starting over";
+    unlink(path.c_str());
+    // Not a failure: without a log every output is rebuilt anyway.
+    return LoadStatus::kSuccess;
+  }
+  bool legacy = version < kCurrentVersion;
+  live_bytes_ = 0;
+  ParseLines(&contents[0], &contents[0] + contents.size(), legacy);
+  size_t total = live_bytes_;
+  size_t unique = by_output_.size();
+  needs_upgrade_ = legacy;
+  loaded_version_ = version;
+
+  // Rewrite a log that has grown mostly stale lines.
+  const size_t kMinCompactionEntryCount = 100;
+  const size_t kCompactionRatio = 3;
+  if (total > kMinCompactionEntryCount && total > unique * kCompactionRatio)
+    needs_recompaction_ = true;
+
+  // A crash can leave a partial last line; cut it so appends start cleanly.
+  if (contents.back() != '\n') {
+    size_t keep = contents.rfind('\n');
+    if (truncate(path.c_str(), keep == std::string::npos ? 0 : keep + 1) < 0) {
+      // Harmless: the partial line is ignored on every load.
+    }
+  }
+  return LoadStatus::kSuccess;
+}
+
+bool BuildLog::OpenForWrite(const std::string& path, const BuildLogUser& user, std::string* err) {
+  user_ = &user;
+  if (needs_recompaction_ && !needs_upgrade_) {
+    if (!Recompact(path, user, err)) return false;
+  }
+  // Opened lazily: a build that runs nothing writes no log.
+  file_path_ = path;
+  return true;
+}
+
+bool BuildLog::OpenForWriteIfNeeded() {
+  if (file_ || file_path_.empty()) return true;
+  if (needs_upgrade_ && user_) {
+    std::string err;
+    if (!Recompact(file_path_, *user_, &err)) return false;
+  }
+  file_ = fopen(file_path_.c_str(), "ab");
+  if (!file_) return false;
+  int fd = fileno(file_);
+  fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
+  if (setvbuf(file_, nullptr, _IOLBF, BUFSIZ) != 0) return false;
+  if (ftell(file_) == 0) {
+    if (fprintf(file_, "%s%d\n", kSignaturePrefix, kCurrentVersion) < 0) return false;
+    if (fflush(file_) != 0) return false;
+  }
+  return true;
+}
+
+bool BuildLog::WriteEntry(FILE* file, const Entry& entry) {
+  return fprintf(file, "%d\t%d\t%" PRId64 "\t%s\t%" PRIx64 "\n", entry.start_time,
+                 entry.end_time, entry.mtime, entry.output.data(), entry.command_hash) > 0;
+}
+
+bool BuildLog::RecordCommand(Edge* edge, int start_time, int end_time, TimeStamp mtime) {
+  uint64_t hash = HashCommand(edge->EvaluateCommand(true));
+  for (Node* output : edge->outputs) {
+    Entry* entry = FindOrAdd(output->path);
+    entry->command_hash = hash;
+    entry->legacy_hash = false;
+    entry->start_time = start_time;
+    entry->end_time = end_time;
+    entry->mtime = mtime;
+    if (!OpenForWriteIfNeeded()) return false;
+    if (file_) {
+      if (!WriteEntry(file_, *entry)) return false;
+      if (fflush(file_) != 0) return false;
+    }
+  }
+  return true;
+}
+
+void BuildLog::Close() {
+  if (file_) fclose(file_);
+  file_ = nullptr;
+}
+
+bool BuildLog::WriteAll(FILE* file, const BuildLogUser* user) {
+  // Without a manifest nothing can be verified: keep an old log's version
+  // so its hashes stay meaningful.
+  int version = !user && needs_upgrade_ ? loaded_version_ : kCurrentVersion;
+  if (fprintf(file, "%s%d\n", kSignaturePrefix, version) < 0) return false;
+  std::vector<std::string_view> dropped;
+  std::string command;
+  for (Entry& entry : entries_) {
+    if (!IsLive(entry)) continue;
+    if (user && user->IsPathDead(entry.output)) {
+      dropped.push_back(entry.output);
+      continue;
+    }
+    if (user && entry.legacy_hash && user->CurrentCommand(entry.output, &command) &&
+        !CommandMatches(&entry, command)) {
+      // The command changed since the old ninja ran it: dirty either way.
+      dropped.push_back(entry.output);
+      continue;
+    }
+    if (!WriteEntry(file, entry)) return false;
+  }
+  for (std::string_view output : dropped) by_output_.erase(output);
+  return true;
+}
+
+bool BuildLog::Recompact(const std::string& path, const BuildLogUser& user, std::string* err) {
+  Close();
+  std::string temp_path = path + ".recompact";
+  FILE* file = fopen(temp_path.c_str(), "wb");
+  if (!file) {
+    *err = strerror(errno);
+    return false;
+  }
+  if (!WriteAll(file, &user)) {
+    *err = strerror(errno);
+    fclose(file);
+    return false;
+  }
+  if (fclose(file) != 0) {
+    *err = strerror(errno);
+    return false;
+  }
+  if (rename(temp_path.c_str(), path.c_str()) < 0) {
+    *err = strerror(errno);
+    return false;
+  }
+  needs_recompaction_ = false;
+  needs_upgrade_ = false;
+  return true;
+}
+
+bool BuildLog::Restat(const std::string& path, const DiskInterface& disk,
+                      const std::vector<std::string>& outputs, std::string* err) {
+  Close();
+  for (Entry& entry : entries_) {
+    if (!IsLive(entry)) continue;
+    bool wanted = outputs.empty();
+    for (const std::string& output : outputs) wanted = wanted || output == entry.output;
+    if (!wanted) continue;
+    TimeStamp mtime = disk.Stat(std::string(entry.output), err);
+    if (mtime == -1) return false;
+    entry.mtime = mtime;
+  }
+  std::string temp_path = path + ".restat";
+  FILE* file = fopen(temp_path.c_str(), "wb");
+  if (!file) {
+    *err = strerror(errno);
+    return false;
+  }
+  if (!WriteAll(file, nullptr) || fclose(file) != 0) {
+    *err = strerror(errno);
+    return false;
+  }
+  if (rename(temp_path.c_str(), path.c_str()) < 0) {
+    *err = strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace ronin

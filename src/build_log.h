@@ -1,0 +1,106 @@
+// .ninja_log: one line per output of every finished command, recording
+// when it ran, the mtime to compare inputs against, and a hash of the
+// command line. Byte-compatible with Ninja 1.13's version 7.
+//
+// Beyond Ninja: logs of versions 5 and 6 (MurmurHash64A, written by ninja
+// 1.9-1.12) are read too; their entries are checked against the old hash
+// and the file is rewritten as version 7, so nothing up to date rebuilds.
+#ifndef RONIN_BUILD_LOG_H_
+#define RONIN_BUILD_LOG_H_
+
+#include <stdio.h>
+
+#include <deque>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "arena.h"
+#include "util.h"
+
+namespace ronin {
+
+struct Edge;
+
+// What the log needs to know about the current manifest.
+class BuildLogUser {
+ public:
+  virtual ~BuildLogUser() = default;
+  // True if the path is neither produced by the manifest nor present on disk.
+  virtual bool IsPathDead(std::string_view path) const = 0;
+  // The hashed command (command plus rspfile suffix) of the edge that
+  // produces `path` now; false if no edge does.
+  virtual bool CurrentCommand(std::string_view path, std::string* command) const = 0;
+};
+
+class BuildLog {
+ public:
+  static constexpr int kCurrentVersion = 7;
+  static constexpr int kOldestReadableVersion = 5;
+
+  struct Entry {
+    std::string_view output;  // arena-owned
+    uint64_t command_hash = 0;
+    int start_time = 0;
+    int end_time = 0;
+    TimeStamp mtime = 0;
+    // Set for entries read from a v5/v6 log: command_hash is a MurmurHash64A.
+    bool legacy_hash = false;
+  };
+
+  enum class LoadStatus { kError, kSuccess, kNotFound };
+
+  BuildLog() = default;
+  ~BuildLog() { Close(); }
+  BuildLog(const BuildLog&) = delete;
+  BuildLog& operator=(const BuildLog&) = delete;
+
+  // A warning (e.g. an unreadable version) comes back in *err with kSuccess.
+  LoadStatus Load(const std::string& path, std::string* err);
+  // Remembers where to write; the file is created on the first record.
+  // Recompacts first when the loaded log asked for it.
+  bool OpenForWrite(const std::string& path, const BuildLogUser& user, std::string* err);
+  bool RecordCommand(Edge* edge, int start_time, int end_time, TimeStamp mtime);
+  void Close();
+
+  Entry* Lookup(std::string_view output);
+  // True if `command` matches the entry's hash (whatever hash kind it has).
+  // A matching legacy entry is converted to the current hash in memory.
+  static bool CommandMatches(Entry* entry, std::string_view command);
+  static uint64_t HashCommand(std::string_view command);
+
+  // Rewrites the log with one line per live output (dropping dead ones).
+  bool Recompact(const std::string& path, const BuildLogUser& user, std::string* err);
+  // Re-stats outputs (all, or those listed) and rewrites their recorded mtimes.
+  bool Restat(const std::string& path, const class DiskInterface& disk,
+              const std::vector<std::string>& outputs, std::string* err);
+
+  // True when the loaded file was a v5/v6 log that still needs rewriting.
+  bool needs_upgrade() const { return needs_upgrade_; }
+  const std::deque<Entry>& entries() const { return entries_; }
+  size_t entry_count() const { return by_output_.size(); }
+
+ private:
+  Entry* FindOrAdd(std::string_view output);
+  // False for entries dropped by a recompaction (they stay in the deque).
+  bool IsLive(const Entry& entry) const;
+  bool OpenForWriteIfNeeded();
+  bool WriteAll(FILE* file, const BuildLogUser* user);
+  void ParseLines(char* begin, char* end, bool legacy);
+  static bool WriteEntry(FILE* file, const Entry& entry);
+
+  Arena arena_;
+  std::deque<Entry> entries_;
+  std::unordered_map<std::string_view, Entry*> by_output_;
+  FILE* file_ = nullptr;
+  std::string file_path_;
+  const BuildLogUser* user_ = nullptr;
+  bool needs_recompaction_ = false;
+  bool needs_upgrade_ = false;
+  int loaded_version_ = kCurrentVersion;
+  size_t live_bytes_ = 0;
+};
+
+}  // namespace ronin
+
+#endif  // RONIN_BUILD_LOG_H_

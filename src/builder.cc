@@ -1,0 +1,403 @@
+#include "builder.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+
+#include <algorithm>
+
+#include "build_log.h"
+#include "depfile_parser.h"
+#include "deps_log.h"
+#include "disk.h"
+#include "msvc_deps.h"
+#include "state.h"
+#include "util.h"
+
+namespace ronin {
+
+namespace {
+
+// Pretends every command succeeded at once (-n).
+class DryRunCommandRunner : public CommandRunner {
+ public:
+  size_t CanRunMore() const override { return SIZE_MAX; }
+  bool StartCommand(Edge* edge) override {
+    finished_.push_back(edge);
+    return true;
+  }
+  bool WaitForCommand(Result* result) override {
+    if (finished_.empty()) return false;
+    result->status = kExitSuccess;
+    result->edge = finished_.front();
+    finished_.erase(finished_.begin());
+    return true;
+  }
+
+ private:
+  std::vector<Edge*> finished_;
+};
+
+class RealCommandRunner : public CommandRunner {
+ public:
+  explicit RealCommandRunner(const BuildConfig& config) : config_(config) {}
+
+  size_t CanRunMore() const override {
+    int64_t busy = static_cast<int64_t>(subprocs_.running_count() + subprocs_.finished_count());
+    int64_t capacity = static_cast<int64_t>(config_.parallelism) - busy;
+    if (config_.max_load_average > 0.0) {
+      int64_t load_capacity = static_cast<int64_t>(config_.max_load_average - GetLoadAverage());
+      capacity = std::min(capacity, load_capacity);
+    }
+    if (capacity < 0) capacity = 0;
+    // Always make progress: one job may run whatever the load.
+    if (capacity == 0 && subprocs_.running_count() == 0) capacity = 1;
+    return static_cast<size_t>(capacity);
+  }
+
+  bool StartCommand(Edge* edge) override {
+    std::string command = edge->EvaluateCommand();
+    Subprocess* subprocess = subprocs_.Add(command, edge->use_console());
+    if (!subprocess) Fatal("posix_spawn: %s", strerror(errno));
+    edges_[subprocess] = edge;
+    return true;
+  }
+
+  bool WaitForCommand(Result* result) override {
+    std::unique_ptr<Subprocess> subprocess;
+    while (!(subprocess = subprocs_.NextFinished())) {
+      if (subprocs_.DoWork()) {
+        result->status = kExitInterrupted;
+        return false;
+      }
+    }
+    result->status = subprocess->Finish();
+    result->output = subprocess->output();
+    auto it = edges_.find(subprocess.get());
+    result->edge = it->second;
+    edges_.erase(it);
+    return true;
+  }
+
+  std::vector<Edge*> GetActiveEdges() override {
+    std::vector<Edge*> edges;
+    for (const auto& entry : edges_) edges.push_back(entry.second);
+    return edges;
+  }
+
+  void Abort() override { subprocs_.Clear(); }
+
+ private:
+  const BuildConfig& config_;
+  SubprocessSet subprocs_;
+  std::map<const Subprocess*, Edge*> edges_;
+};
+
+}  // namespace
+
+Builder::Builder(State* state, const BuildConfig& config, BuildLog* build_log, DepsLog* deps_log,
+                 DiskInterface* disk, Status* status, Explanations* explanations, int64_t start_time_millis)
+    : state_(state),
+      config_(config),
+      plan_(this),
+      disk_(disk),
+      status_(status),
+      explanations_(explanations),
+      scan_(state, build_log, deps_log, disk, explanations),
+      deps_log_(deps_log),
+      start_time_millis_(start_time_millis) {
+  lock_file_path_ = ".ninja_lock";
+  std::string_view build_dir = state->root_scope()->LookupVariable("builddir");
+  if (!build_dir.empty()) lock_file_path_ = std::string(build_dir) + "/" + lock_file_path_;
+}
+
+Builder::~Builder() { Cleanup(); }
+
+bool Builder::AddTarget(Node* target, std::string* err) {
+  std::vector<Node*> validations;
+  if (!scan_.RecomputeDirty(target, &validations, err)) return false;
+  Edge* in_edge = target->in_edge;
+  if (!in_edge || !in_edge->outputs_ready) {
+    if (!plan_.AddTarget(target, err)) return false;
+  }
+  // Validations of anything in the build become targets of their own.
+  for (Node* validation : validations) {
+    Edge* producer = validation->in_edge;
+    if (producer && !producer->outputs_ready && !plan_.AddTarget(validation, err)) return false;
+  }
+  return true;
+}
+
+void Builder::OnEdgeAddedToPlan(const Edge* edge) {
+  // The previous duration feeds the time prediction (%E, %W, %P).
+  if (edge->prev_elapsed_time_millis == -1 && scan_.build_log()) {
+    for (const Node* output : edge->outputs) {
+      if (const BuildLog::Entry* entry = scan_.build_log()->Lookup(output->path)) {
+        const_cast<Edge*>(edge)->prev_elapsed_time_millis = entry->end_time - entry->start_time;
+        break;
+      }
+    }
+  }
+  status_->EdgeAddedToPlan(edge);
+}
+
+ExitStatus Builder::Build(std::string* err) {
+  plan_.PrepareQueue();
+  int pending_commands = 0;
+  int failures_allowed = config_.failures_allowed;
+  ExitStatus last_failure = kExitSuccess;
+
+  if (!runner_) {
+    if (config_.dry_run)
+      runner_.reset(new DryRunCommandRunner);
+    else
+      runner_.reset(new RealCommandRunner(config_));
+  }
+  status_->BuildStarted();
+
+  // Start as much as capacity allows, then wait for one command; repeat.
+  while (plan_.more_to_do()) {
+    if (failures_allowed) {
+      size_t capacity = runner_->CanRunMore();
+      while (capacity > 0) {
+        Edge* edge = plan_.FindWork();
+        if (!edge) break;
+        // A generator may rewrite the log (e.g. CMake runs -t restat).
+        if (edge->GetBindingBool(Rule::kGenerator) && scan_.build_log()) scan_.build_log()->Close();
+        if (!StartEdge(edge, err)) {
+          Cleanup();
+          status_->BuildFinished();
+          return kExitFailure;
+        }
+        if (edge->is_phony()) {
+          if (!plan_.EdgeFinished(edge, Plan::EdgeResult::kSucceeded, err)) {
+            Cleanup();
+            status_->BuildFinished();
+            return kExitFailure;
+          }
+        } else {
+          ++pending_commands;
+          --capacity;
+          capacity = std::min(capacity, runner_->CanRunMore());
+        }
+      }
+      if (pending_commands == 0 && !plan_.more_to_do()) break;
+    }
+
+    if (pending_commands) {
+      CommandRunner::Result result;
+      if (!runner_->WaitForCommand(&result) || result.status == kExitInterrupted) {
+        Cleanup();
+        status_->BuildFinished();
+        *err = "interrupted by user";
+        return kExitInterrupted;
+      }
+      --pending_commands;
+      bool finished = FinishCommand(&result, err);
+      if (!result.success()) last_failure = result.status;
+      if (!finished) {
+        Cleanup();
+        status_->BuildFinished();
+        return result.success() ? kExitFailure : result.status;
+      }
+      if (!result.success() && failures_allowed) --failures_allowed;
+      continue;
+    }
+
+    // Nothing running and nothing startable: we are stuck.
+    status_->BuildFinished();
+    if (failures_allowed == 0) {
+      *err = config_.failures_allowed > 1 ? "subcommands failed" : "subcommand failed";
+    } else if (failures_allowed < config_.failures_allowed) {
+      *err = "cannot make progress due to previous errors";
+    } else {
+      *err = "stuck [this is a bug]";
+    }
+    return last_failure != kExitSuccess ? last_failure : kExitFailure;
+  }
+  status_->BuildFinished();
+  return kExitSuccess;
+}
+
+bool Builder::StartEdge(Edge* edge, std::string* err) {
+  if (edge->is_phony()) return true;
+  explanations_->PrintAndForget(edge);
+  int64_t start_time = MonotonicMillis() - start_time_millis_;
+  running_edges_[edge] = start_time;
+  status_->BuildEdgeStarted(edge, start_time);
+
+  // Output directories exist before the command runs; the lock file's mtime,
+  // rewritten now, is the start stamp recorded in the log.
+  TimeStamp build_start = -1;
+  for (Node* output : edge->outputs) {
+    if (!disk_->MakeDirs(output->path)) return false;
+    if (build_start == -1 && !config_.dry_run) {
+      disk_->WriteFile(lock_file_path_, "");
+      build_start = disk_->Stat(lock_file_path_, err);
+      if (build_start == -1) build_start = 0;
+    }
+  }
+  edge->command_start_time = build_start == -1 ? 0 : build_start;
+
+  std::string depfile = edge->GetUnescapedDepfile();
+  if (!depfile.empty() && !disk_->MakeDirs(depfile)) return false;
+
+  std::string rspfile = edge->GetUnescapedRspfile();
+  if (!rspfile.empty()) {
+    std::string content = edge->GetBinding(Rule::kRspfileContent);
+    if (!disk_->WriteFile(rspfile, content)) return false;
+  }
+
+  if (!runner_->StartCommand(edge)) {
+    *err = "command '" + edge->EvaluateCommand() + "' failed.";
+    return false;
+  }
+  return true;
+}
+
+bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
+  Edge* edge = result->edge;
+
+  // Discovered deps come first: msvc deps filter the output, and failing
+  // to read them fails the command.
+  std::vector<Node*> deps_nodes;
+  std::string deps_type = edge->GetBinding(Rule::kDeps);
+  std::string deps_prefix = edge->GetBinding(Rule::kMsvcDepsPrefix);
+  if (!deps_type.empty()) {
+    std::string extract_err;
+    if (!ExtractDeps(result, deps_type, deps_prefix, &deps_nodes, &extract_err) && result->success()) {
+      if (!result->output.empty()) result->output.append("\n");
+      result->output.append(extract_err);
+      result->status = kExitFailure;
+    }
+  }
+
+  auto running = running_edges_.find(edge);
+  int64_t start_time = running->second;
+  int64_t end_time = MonotonicMillis() - start_time_millis_;
+  running_edges_.erase(running);
+  status_->BuildEdgeFinished(edge, start_time, end_time, result->status, result->output);
+
+  if (!result->success()) return plan_.EdgeFinished(edge, Plan::EdgeResult::kFailed, err);
+
+  // Restat: outputs a restat command left untouched are clean, and so may be
+  // what depends on them.
+  TimeStamp record_mtime = 0;
+  if (!config_.dry_run) {
+    bool restat = edge->GetBindingBool(Rule::kRestat);
+    bool generator = edge->GetBindingBool(Rule::kGenerator);
+    bool node_cleaned = false;
+    record_mtime = edge->command_start_time;
+    if (record_mtime == 0 || restat || generator) {
+      for (Node* output : edge->outputs) {
+        TimeStamp new_mtime = disk_->Stat(std::string(output->path), err);
+        if (new_mtime == -1) return false;
+        if (new_mtime > record_mtime) record_mtime = new_mtime;
+        if (restat && output->mtime == new_mtime) {
+          if (!plan_.CleanNode(&scan_, output, err)) return false;
+          node_cleaned = true;
+        }
+      }
+    }
+    if (node_cleaned) record_mtime = edge->command_start_time;
+  }
+
+  if (!plan_.EdgeFinished(edge, Plan::EdgeResult::kSucceeded, err)) return false;
+
+  std::string rspfile = edge->GetUnescapedRspfile();
+  if (!rspfile.empty() && !config_.keep_rsp) disk_->RemoveFile(rspfile);
+
+  if (BuildLog* log = scan_.build_log()) {
+    if (!log->RecordCommand(edge, static_cast<int>(start_time), static_cast<int>(end_time), record_mtime)) {
+      *err = std::string("Error writing to build log: ") + strerror(errno);
+      return false;
+    }
+  }
+
+  if (!deps_type.empty() && !config_.dry_run) {
+    for (Node* output : edge->outputs) {
+      TimeStamp deps_mtime = disk_->Stat(std::string(output->path), err);
+      if (deps_mtime == -1) return false;
+      if (!deps_log_->RecordDeps(output, deps_mtime, deps_nodes)) {
+        *err = std::string("Error writing to deps log: ") + strerror(errno);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool Builder::ExtractDeps(CommandRunner::Result* result, const std::string& deps_type,
+                          const std::string& deps_prefix, std::vector<Node*>* deps_nodes,
+                          std::string* err) {
+  if (deps_type == "msvc") {
+    std::vector<std::string> includes;  // canonical, sorted and unique, as Ninja records them
+    void (*canonicalize)(std::string*) = CanonicalizePath;
+    result->output = FilterShowIncludes(result->output, deps_prefix, &includes, canonicalize);
+    for (const std::string& include : includes) deps_nodes->push_back(state_->GetNode(include));
+    return true;
+  }
+  if (deps_type == "gcc") {
+    std::string depfile = result->edge->GetUnescapedDepfile();
+    if (depfile.empty()) {
+      *err = "edge with deps=gcc but no depfile makes no sense";
+      return false;
+    }
+    std::string content;
+    switch (disk_->ReadFile(depfile, &content, err)) {
+      case FileReader::Status::kOkay:
+        break;
+      case FileReader::Status::kNotFound:
+        err->clear();
+        break;
+      case FileReader::Status::kOtherError:
+        return false;
+    }
+    if (content.empty()) return true;
+    DepfileParser parser;
+    if (!parser.Parse(&content, err)) return false;
+    deps_nodes->reserve(parser.ins.size());
+    std::string path;
+    for (std::string_view input : parser.ins) {
+      path.assign(input);
+      CanonicalizePath(&path);
+      deps_nodes->push_back(state_->GetNode(path));
+    }
+    if (!config_.keep_depfile && disk_->RemoveFile(depfile) < 0) {
+      *err = std::string("deleting depfile: ") + strerror(errno) + "\n";
+      return false;
+    }
+    return true;
+  }
+  Fatal("unknown deps type '%s'", deps_type.c_str());
+}
+
+bool Builder::LoadDyndeps(Node* node, std::string* err) {
+  DyndepFile file;
+  if (!scan_.LoadDyndeps(node, &file, err)) return false;
+  return plan_.DyndepsLoaded(&scan_, node, file, err);
+}
+
+void Builder::Cleanup() {
+  if (runner_) {
+    std::vector<Edge*> active = runner_->GetActiveEdges();
+    runner_->Abort();
+    for (Edge* edge : active) {
+      // Delete outputs the interrupted command touched (all of them if it
+      // has a depfile: the depfile may be newer than a half-written output).
+      std::string depfile = edge->GetUnescapedDepfile();
+      for (Node* output : edge->outputs) {
+        std::string err;
+        TimeStamp new_mtime = disk_->Stat(std::string(output->path), &err);
+        if (new_mtime == -1) Error("%s", err.c_str());
+        if (!depfile.empty() || output->mtime != new_mtime) disk_->RemoveFile(std::string(output->path));
+      }
+      if (!depfile.empty()) disk_->RemoveFile(depfile);
+    }
+    runner_.reset();
+  }
+  std::string err;
+  if (disk_->Stat(lock_file_path_, &err) > 0) disk_->RemoveFile(lock_file_path_);
+}
+
+}  // namespace ronin

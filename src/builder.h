@@ -1,0 +1,92 @@
+// The builder: turns a plan into running commands. Starts ready edges as
+// capacity allows, waits for them, records results in the logs, handles
+// restat, dyndep and failures, and cleans up after an interrupt.
+#ifndef RONIN_BUILDER_H_
+#define RONIN_BUILDER_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "explain.h"
+#include "plan.h"
+#include "scan.h"
+#include "status.h"
+#include "subprocess.h"
+
+namespace ronin {
+
+class BuildLog;
+class DepsLog;
+class DiskInterface;
+class State;
+class Jobserver;
+
+// Runs commands for edges (for real, or pretending under -n).
+class CommandRunner {
+ public:
+  struct Result {
+    Edge* edge = nullptr;
+    ExitStatus status = kExitFailure;
+    std::string output;
+    bool success() const { return status == kExitSuccess; }
+  };
+  virtual ~CommandRunner() = default;
+  virtual size_t CanRunMore() const = 0;
+  virtual bool StartCommand(Edge* edge) = 0;
+  // Waits for one command. False if interrupted by a signal.
+  virtual bool WaitForCommand(Result* result) = 0;
+  virtual std::vector<Edge*> GetActiveEdges() { return {}; }
+  virtual void Abort() {}
+};
+
+class Builder : public PlanDelegate {
+ public:
+  Builder(State* state, const BuildConfig& config, BuildLog* build_log, DepsLog* deps_log,
+          DiskInterface* disk, Status* status, Explanations* explanations, int64_t start_time_millis);
+  ~Builder() override;
+
+  // Scans `target` and adds what it needs to the plan. False with an empty
+  // *err when it is already up to date.
+  bool AddTarget(Node* target, std::string* err);
+  bool AlreadyUpToDate() const { return !plan_.more_to_do(); }
+  // Runs the plan. Returns the exit status; *err says why it stopped.
+  ExitStatus Build(std::string* err);
+
+  void SetJobserver(Jobserver* jobserver) { jobserver_ = jobserver; }
+  void SetCommandRunner(std::unique_ptr<CommandRunner> runner) { runner_ = std::move(runner); }
+
+  // PlanDelegate:
+  void OnEdgeAddedToPlan(const Edge* edge) override;
+  void OnEdgeRemovedFromPlan(const Edge* edge) override { status_->EdgeRemovedFromPlan(edge); }
+  bool LoadDyndeps(Node* node, std::string* err) override;
+
+  DependencyScan* scan() { return &scan_; }
+
+ private:
+  bool StartEdge(Edge* edge, std::string* err);
+  bool FinishCommand(CommandRunner::Result* result, std::string* err);
+  bool ExtractDeps(CommandRunner::Result* result, const std::string& deps_type,
+                   const std::string& deps_prefix, std::vector<Node*>* deps_nodes, std::string* err);
+  // After a failure or interrupt: stop jobs, delete outputs they touched.
+  void Cleanup();
+
+  State* state_;
+  const BuildConfig& config_;
+  Plan plan_;
+  DiskInterface* disk_;
+  Status* status_;
+  Explanations* explanations_;
+  DependencyScan scan_;
+  DepsLog* deps_log_;
+  std::unique_ptr<CommandRunner> runner_;
+  Jobserver* jobserver_ = nullptr;
+  std::map<Edge*, int64_t> running_edges_;  // edge -> start time
+  int64_t start_time_millis_;
+  std::string lock_file_path_;
+};
+
+}  // namespace ronin
+
+#endif  // RONIN_BUILDER_H_

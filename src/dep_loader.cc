@@ -1,0 +1,112 @@
+#include "dep_loader.h"
+
+#include <inttypes.h>
+
+#include <algorithm>
+
+#include "deps_log.h"
+#include "depfile_parser.h"
+#include "disk.h"
+#include "explain.h"
+#include "graph.h"
+#include "state.h"
+
+namespace ronin {
+
+bool DepLoader::LoadDeps(Edge* edge, std::string* err) {
+  if (!edge->GetBinding(Rule::kDeps).empty()) return LoadFromDepsLog(edge, err);
+  std::string depfile = edge->GetUnescapedDepfile();
+  if (!depfile.empty()) return LoadDepfile(edge, depfile, err);
+  return true;
+}
+
+bool DepLoader::LoadDepfile(Edge* edge, const std::string& path, std::string* err) {
+  std::string content;
+  switch (disk_->ReadFile(path, &content, err)) {
+    case FileReader::Status::kOkay:
+      break;
+    case FileReader::Status::kNotFound:
+      err->clear();
+      break;
+    case FileReader::Status::kOtherError:
+      *err = "loading '" + path + "': " + *err;
+      return false;
+  }
+  // A missing or empty depfile means the command never ran to completion.
+  if (content.empty()) {
+    explanations_->Record(edge, "depfile '%s' is missing", path.c_str());
+    return false;
+  }
+
+  DepfileParser parser;
+  std::string parse_err;
+  if (!parser.Parse(&content, &parse_err)) {
+    *err = path + ": " + parse_err;
+    return false;
+  }
+  if (parser.outs.empty()) {
+    *err = path + ": no outputs declared";
+    return false;
+  }
+
+  // The depfile must describe this edge: its first target is our first output.
+  std::string primary(parser.outs[0]);
+  CanonicalizePath(&primary);
+  const Node* first_output = edge->outputs[0];
+  if (primary != first_output->path) {
+    explanations_->Record(edge, "expected depfile '%s' to mention '%s', got '%s'", path.c_str(),
+                          std::string(first_output->path).c_str(), primary.c_str());
+    return false;
+  }
+  for (std::string_view target : parser.outs) {
+    std::string canonical(target);
+    CanonicalizePath(&canonical);
+    bool declared = std::any_of(edge->outputs.begin(), edge->outputs.end(),
+                                [&](const Node* output) { return output->path == canonical; });
+    if (!declared) {
+      *err = path + ": depfile mentions '" + canonical + "' as an output, but no such output was declared";
+      return false;
+    }
+  }
+  AddImplicitInputs(edge, parser.ins);
+  return true;
+}
+
+void DepLoader::AddImplicitInputs(Edge* edge, const std::vector<std::string_view>& paths) {
+  std::vector<Node*> nodes;
+  nodes.reserve(paths.size());
+  std::string canonical;
+  for (std::string_view path : paths) {
+    canonical.assign(path);
+    CanonicalizePath(&canonical);
+    Node* node = state_->GetNode(canonical);
+    node->out_edges.push_back(edge);
+    nodes.push_back(node);
+  }
+  edge->inputs.insert(edge->inputs.end() - edge->order_only_deps, nodes.begin(), nodes.end());
+  edge->implicit_deps += static_cast<int32_t>(nodes.size());
+}
+
+bool DepLoader::LoadFromDepsLog(Edge* edge, std::string* err) {
+  (void)err;
+  // Deps are recorded against the first output (all outputs share them).
+  Node* output = edge->outputs[0];
+  DepsLog::Deps* deps = deps_log_ ? deps_log_->GetDeps(output) : nullptr;
+  if (!deps) {
+    explanations_->Record(edge, "deps for '%s' are missing", std::string(output->path).c_str());
+    return false;
+  }
+  // An output newer than its recorded deps was rebuilt by someone else.
+  if (output->mtime > deps->mtime) {
+    explanations_->Record(edge, "stored deps info out of date for '%s' (%" PRId64 " vs %" PRId64 ")",
+                          std::string(output->path).c_str(), deps->mtime, output->mtime);
+    return false;
+  }
+  edge->inputs.insert(edge->inputs.end() - edge->order_only_deps, deps->nodes,
+                      deps->nodes + deps->node_count);
+  edge->implicit_deps += deps->node_count;
+  for (int i = 0; i < deps->node_count; ++i) deps->nodes[i]->out_edges.push_back(edge);
+  return true;
+}
+
+}  // namespace ronin

@@ -1,0 +1,342 @@
+#include "deps_log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "graph.h"
+#include "state.h"
+
+namespace ronin {
+
+namespace {
+
+const char kSignature[] = "# ninjadeps\n";
+const size_t kSignatureSize = sizeof(kSignature) - 1;
+const size_t kHeaderSize = kSignatureSize + 4;
+
+uint32_t ReadU32(const char* p) {
+  uint32_t value;
+  memcpy(&value, p, 4);
+  return value;
+}
+
+bool ReadFileBytes(const std::string& path, std::string* contents) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st;
+  if (fstat(fd, &st) == 0 && st.st_size > 0) contents->reserve(st.st_size);
+  char buffer[256 * 1024];
+  for (;;) {
+    ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int saved = errno;
+      close(fd);
+      errno = saved;
+      return false;
+    }
+    if (n == 0) break;
+    contents->append(buffer, n);
+  }
+  close(fd);
+  return true;
+}
+
+}  // namespace
+
+DepsLog::Deps* DepsLog::NewDeps(TimeStamp mtime, int count) {
+  const size_t kDepsPerBlock = 4096;
+  const size_t kNodesPerBlock = 64 * 1024;
+  if (deps_block_left_ == 0) {
+    deps_blocks_.emplace_back(new Deps[kDepsPerBlock]);
+    deps_block_left_ = kDepsPerBlock;
+  }
+  Deps* deps = &deps_blocks_.back()[kDepsPerBlock - deps_block_left_--];
+  deps->mtime = mtime;
+  deps->node_count = count;
+  size_t needed = static_cast<size_t>(count);
+  if (needed > kNodesPerBlock / 8) {
+    node_blocks_.emplace_back(new Node*[needed]);
+    deps->nodes = node_blocks_.back().get();
+    // Keep the current block for small arrays.
+    if (node_blocks_.size() > 1) std::swap(node_blocks_.back(), node_blocks_[node_blocks_.size() - 2]);
+    return deps;
+  }
+  if (node_block_left_ < needed) {
+    node_blocks_.emplace_back(new Node*[kNodesPerBlock]);
+    node_block_left_ = kNodesPerBlock;
+  }
+  deps->nodes = node_blocks_.back().get() + (kNodesPerBlock - node_block_left_);
+  node_block_left_ -= needed;
+  return deps;
+}
+
+bool DepsLog::UpdateDeps(int out_id, Deps* deps) {
+  if (out_id >= static_cast<int>(deps_.size())) deps_.resize(out_id + 1, nullptr);
+  bool replaced = deps_[out_id] != nullptr;
+  deps_[out_id] = deps;
+  return replaced;
+}
+
+DepsLog::LoadStatus DepsLog::Load(const std::string& path, State* state, std::string* err) {
+  std::string data;
+  if (!ReadFileBytes(path, &data)) {
+    if (errno == ENOENT) return LoadStatus::kNotFound;
+    *err = strerror(errno);
+    return LoadStatus::kError;
+  }
+  int version = 0;
+  bool valid_header = data.size() >= kHeaderSize && memcmp(data.data(), kSignature, kSignatureSize) == 0;
+  if (data.size() >= kHeaderSize) version = static_cast<int>(ReadU32(data.data() + kSignatureSize));
+  if (!valid_header || version != kCurrentVersion) {
+    *err = version == 1 ? "deps log version change; rebuilding"
+                        : "bad deps log signature or version; starting over";
+    unlink(path.c_str());
+    // Not a failure: without deps every output is rebuilt anyway.
+    return LoadStatus::kSuccess;
+  }
+
+  size_t offset = kHeaderSize;
+  size_t good_end = offset;
+  bool damaged = false;
+  int total_records = 0, unique_records = 0;
+  const char* base = data.data();
+  while (offset < data.size()) {
+    if (data.size() - offset < 4) {
+      damaged = true;
+      break;
+    }
+    uint32_t header = ReadU32(base + offset);
+    bool is_deps = (header >> 31) != 0;
+    uint32_t size = header & 0x7FFFFFFF;
+    if (size > kMaxRecordSize || data.size() - offset - 4 < size) {
+      damaged = true;
+      break;
+    }
+    const char* payload = base + offset + 4;
+    if (is_deps) {
+      if (size % 4 != 0 || size < 12) {
+        damaged = true;
+        break;
+      }
+      int out_id = static_cast<int>(ReadU32(payload));
+      uint64_t low = ReadU32(payload + 4), high = ReadU32(payload + 8);
+      TimeStamp mtime = static_cast<TimeStamp>((high << 32) | low);
+      int count = static_cast<int>(size / 4) - 3;
+      // Every id must name a node already defined: never trust the file.
+      if (out_id < 0 || out_id >= static_cast<int>(nodes_.size())) {
+        damaged = true;
+        break;
+      }
+      for (int i = 0; i < count && !damaged; ++i) {
+        int id = static_cast<int>(ReadU32(payload + 12 + 4 * i));
+        if (id < 0 || id >= static_cast<int>(nodes_.size())) damaged = true;
+      }
+      if (damaged) break;
+      Deps* deps = NewDeps(mtime, count);
+      for (int i = 0; i < count; ++i) deps->nodes[i] = nodes_[ReadU32(payload + 12 + 4 * i)];
+      ++total_records;
+      if (!UpdateDeps(out_id, deps)) ++unique_records;
+    } else {
+      if (size <= 4) {
+        damaged = true;
+        break;
+      }
+      size_t path_size = size - 4;
+      // Up to three NULs pad the path to a multiple of four bytes.
+      for (int pad = 0; pad < 3 && path_size > 0 && payload[path_size - 1] == '\0'; ++pad) --path_size;
+      uint32_t checksum = ReadU32(payload + size - 4);
+      int expected_id = static_cast<int>(~checksum);
+      int id = static_cast<int>(nodes_.size());
+      Node* node = path_size ? state->GetNode(std::string_view(payload, path_size)) : nullptr;
+      // A mismatch means two ninjas wrote this file at once.
+      if (!node || id != expected_id || node->deps_log_id >= 0) {
+        damaged = true;
+        break;
+      }
+      node->deps_log_id = id;
+      nodes_.push_back(node);
+    }
+    offset += 4 + size;
+    good_end = offset;
+  }
+
+  if (damaged) {
+    // Keep everything up to the last good record and carry on.
+    *err = "premature end of file";
+    if (truncate(path.c_str(), static_cast<off_t>(good_end)) < 0) {
+      *err = "truncate failed: " + std::string(strerror(errno));
+      return LoadStatus::kError;
+    }
+    *err += "; recovering";
+    return LoadStatus::kSuccess;
+  }
+
+  const int kMinCompactionEntryCount = 1000;
+  const int kCompactionRatio = 3;
+  if (total_records > kMinCompactionEntryCount && total_records > unique_records * kCompactionRatio)
+    needs_recompaction_ = true;
+  return LoadStatus::kSuccess;
+}
+
+DepsLog::Deps* DepsLog::GetDeps(const Node* node) const {
+  int id = node->deps_log_id;
+  if (id < 0 || id >= static_cast<int>(deps_.size())) return nullptr;
+  return deps_[id];
+}
+
+Node* DepsLog::GetFirstReverseDepsNode(const Node* node) const {
+  for (size_t id = 0; id < deps_.size(); ++id) {
+    Deps* deps = deps_[id];
+    if (!deps) continue;
+    for (int i = 0; i < deps->node_count; ++i) {
+      if (deps->nodes[i] == node) return nodes_[id];
+    }
+  }
+  return nullptr;
+}
+
+bool DepsLog::OpenForWrite(const std::string& path, std::string* err) {
+  if (needs_recompaction_ && !Recompact(path, err)) return false;
+  file_path_ = path;
+  return true;
+}
+
+bool DepsLog::OpenForWriteIfNeeded() {
+  if (file_path_.empty()) return true;
+  file_ = fopen(file_path_.c_str(), "ab");
+  if (!file_) return false;
+  // A buffer larger than any record, flushed per record, so a crash never
+  // leaves half a record behind from our side.
+  if (setvbuf(file_, nullptr, _IOFBF, kMaxRecordSize + 1) != 0) return false;
+  int fd = fileno(file_);
+  fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
+  fseek(file_, 0, SEEK_END);
+  if (ftell(file_) == 0) {
+    if (fwrite(kSignature, kSignatureSize, 1, file_) < 1) return false;
+    int version = kCurrentVersion;
+    if (fwrite(&version, 4, 1, file_) < 1) return false;
+  }
+  if (fflush(file_) != 0) return false;
+  file_path_.clear();
+  return true;
+}
+
+bool DepsLog::RecordId(Node* node) {
+  size_t path_size = node->path.size();
+  size_t padding = (4 - path_size % 4) % 4;
+  uint32_t size = static_cast<uint32_t>(path_size + padding + 4);
+  if (path_size == 0 || size > kMaxRecordSize) {
+    errno = ERANGE;
+    return false;
+  }
+  if (!OpenForWriteIfNeeded() || !file_) return false;
+  int id = static_cast<int>(nodes_.size());
+  uint32_t checksum = ~static_cast<uint32_t>(id);
+  if (fwrite(&size, 4, 1, file_) < 1) return false;
+  if (fwrite(node->path.data(), path_size, 1, file_) < 1) return false;
+  if (padding && fwrite("\0\0\0", padding, 1, file_) < 1) return false;
+  if (fwrite(&checksum, 4, 1, file_) < 1) return false;
+  if (fflush(file_) != 0) return false;
+  node->deps_log_id = id;
+  nodes_.push_back(node);
+  return true;
+}
+
+bool DepsLog::RecordDeps(Node* node, TimeStamp mtime, const std::vector<Node*>& deps) {
+  return RecordDeps(node, mtime, static_cast<int>(deps.size()), deps.data());
+}
+
+bool DepsLog::RecordDeps(Node* node, TimeStamp mtime, int count, Node* const* deps) {
+  bool changed = false;
+  if (node->deps_log_id < 0) {
+    if (!RecordId(node)) return false;
+    changed = true;
+  }
+  for (int i = 0; i < count; ++i) {
+    if (deps[i]->deps_log_id < 0) {
+      if (!RecordId(deps[i])) return false;
+      changed = true;
+    }
+  }
+  if (!changed) {
+    // Skip the write when nothing differs from the stored record.
+    Deps* old = GetDeps(node);
+    changed = !old || old->mtime != mtime || old->node_count != count;
+    for (int i = 0; !changed && i < count; ++i) changed = old->nodes[i] != deps[i];
+  }
+  if (!changed) return true;
+
+  uint32_t size = 4 * (3 + static_cast<uint32_t>(count));
+  if (size > kMaxRecordSize) {
+    errno = ERANGE;
+    return false;
+  }
+  if (!OpenForWriteIfNeeded() || !file_) return false;
+  uint32_t words[3] = {size | 0x80000000u, static_cast<uint32_t>(node->deps_log_id),
+                       static_cast<uint32_t>(static_cast<uint64_t>(mtime) & 0xffffffffu)};
+  uint32_t high = static_cast<uint32_t>(static_cast<uint64_t>(mtime) >> 32);
+  if (fwrite(words, 4, 3, file_) < 3 || fwrite(&high, 4, 1, file_) < 1) return false;
+  for (int i = 0; i < count; ++i) {
+    int32_t id = deps[i]->deps_log_id;
+    if (fwrite(&id, 4, 1, file_) < 1) return false;
+  }
+  if (fflush(file_) != 0) return false;
+
+  Deps* stored = NewDeps(mtime, count);
+  for (int i = 0; i < count; ++i) stored->nodes[i] = deps[i];
+  UpdateDeps(node->deps_log_id, stored);
+  return true;
+}
+
+void DepsLog::Close() {
+  if (file_) fclose(file_);
+  file_ = nullptr;
+}
+
+bool DepsLog::IsDepsEntryLiveFor(const Node* node) {
+  return node->in_edge && !node->in_edge->GetBinding(Rule::kDeps).empty();
+}
+
+bool DepsLog::Recompact(const std::string& path, std::string* err) {
+  Close();
+  std::string temp_path = path + ".recompact";
+  // Never append to a leftover from an interrupted recompaction.
+  unlink(temp_path.c_str());
+
+  DepsLog fresh;
+  if (!fresh.OpenForWrite(temp_path, err)) return false;
+  if (!fresh.OpenForWriteIfNeeded()) {  // the header, even if no entry is live
+    *err = strerror(errno);
+    return false;
+  }
+  for (Node* node : nodes_) node->deps_log_id = -1;
+  for (size_t old_id = 0; old_id < deps_.size(); ++old_id) {
+    Deps* deps = deps_[old_id];
+    if (!deps || !IsDepsEntryLiveFor(nodes_[old_id])) continue;
+    if (!fresh.RecordDeps(nodes_[old_id], deps->mtime, deps->node_count, deps->nodes)) {
+      *err = strerror(errno);
+      fresh.Close();
+      return false;
+    }
+  }
+  fresh.Close();
+
+  // The fresh log's ids are now the nodes' ids: adopt its tables.
+  deps_.swap(fresh.deps_);
+  nodes_.swap(fresh.nodes_);
+  deps_blocks_.swap(fresh.deps_blocks_);
+  node_blocks_.swap(fresh.node_blocks_);
+  std::swap(deps_block_left_, fresh.deps_block_left_);
+  std::swap(node_block_left_, fresh.node_block_left_);
+  if (rename(temp_path.c_str(), path.c_str()) < 0) {
+    *err = strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace ronin

@@ -1,0 +1,79 @@
+// .ninja_deps: the binary log of dependencies discovered by commands
+// (deps = gcc / msvc), byte-compatible with Ninja's version 4. Nodes are
+// referred to by dense ids assigned in file order; every record is
+// validated before use, and a damaged tail is cut off, not trusted.
+#ifndef RONIN_DEPS_LOG_H_
+#define RONIN_DEPS_LOG_H_
+
+#include <stdio.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "util.h"
+
+namespace ronin {
+
+struct Node;
+class State;
+
+class DepsLog {
+ public:
+  static constexpr int kCurrentVersion = 4;
+  static constexpr unsigned kMaxRecordSize = (1 << 19) - 1;
+
+  struct Deps {
+    TimeStamp mtime = 0;
+    int node_count = 0;
+    Node** nodes = nullptr;  // owned by the log's node-array storage
+  };
+
+  enum class LoadStatus { kError, kSuccess, kNotFound };
+
+  DepsLog() = default;
+  ~DepsLog() { Close(); }
+  DepsLog(const DepsLog&) = delete;
+  DepsLog& operator=(const DepsLog&) = delete;
+
+  // A recovered problem (bad header, damaged tail) comes back in *err with kSuccess.
+  LoadStatus Load(const std::string& path, State* state, std::string* err);
+  // Remembers where to write; the file is created on the first record.
+  bool OpenForWrite(const std::string& path, std::string* err);
+  // Records `node`'s deps unless identical to what is stored.
+  bool RecordDeps(Node* node, TimeStamp mtime, const std::vector<Node*>& deps);
+  bool RecordDeps(Node* node, TimeStamp mtime, int count, Node* const* deps);
+  void Close();
+
+  Deps* GetDeps(const Node* node) const;
+  // The first output whose deps list `node` (for "target^" fallback).
+  Node* GetFirstReverseDepsNode(const Node* node) const;
+
+  bool Recompact(const std::string& path, std::string* err);
+  // Entries whose output is still built by an edge with a `deps` binding.
+  static bool IsDepsEntryLiveFor(const Node* node);
+
+  const std::vector<Node*>& nodes() const { return nodes_; }
+  const std::vector<Deps*>& deps() const { return deps_; }
+
+ private:
+  bool OpenForWriteIfNeeded();
+  bool RecordId(Node* node);
+  // Stores deps for an id; true if it replaced an earlier record.
+  bool UpdateDeps(int out_id, Deps* deps);
+  Deps* NewDeps(TimeStamp mtime, int count);
+
+  std::vector<Node*> nodes_;  // by id
+  std::vector<Deps*> deps_;   // by output id; null when none
+  std::vector<std::unique_ptr<Deps[]>> deps_blocks_;
+  std::vector<std::unique_ptr<Node*[]>> node_blocks_;
+  size_t deps_block_left_ = 0;
+  size_t node_block_left_ = 0;
+  FILE* file_ = nullptr;
+  std::string file_path_;
+  bool needs_recompaction_ = false;
+};
+
+}  // namespace ronin
+
+#endif  // RONIN_DEPS_LOG_H_

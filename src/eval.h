@@ -1,0 +1,155 @@
+// Variables and scopes: the manifest's unevaluated strings (EvalString),
+// the scope chain that resolves $name (Scope), and rules, whose bindings
+// stay unevaluated until an edge asks for them.
+#ifndef RONIN_EVAL_H_
+#define RONIN_EVAL_H_
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "arena.h"
+
+namespace ronin {
+
+// Anything that can resolve a variable name. Appending (rather than
+// returning a string) lets evaluation build one result without temporaries.
+class Env {
+ public:
+  virtual ~Env() = default;
+  virtual void AppendVariable(std::string_view name, std::string* out) const = 0;
+};
+
+// A parsed string such as "cc $in -o ${out}": literal and variable segments.
+// Segments are views; they point into the manifest buffer while parsing and
+// into an Arena once Persist() has been called.
+class EvalString {
+ public:
+  void AddText(std::string_view text);
+  void AddVariable(std::string_view name);
+  void Clear() { segments_.clear(); }
+  bool empty() const { return segments_.empty(); }
+
+  void EvaluateInto(const Env& env, std::string* out) const;
+  std::string Evaluate(const Env& env) const {
+    std::string result;
+    EvaluateInto(env, &result);
+    return result;
+  }
+
+  // Literal text when there are no variables (fast path for paths).
+  bool IsLiteral() const;
+  std::string LiteralText() const;
+
+  // Copies every segment into `arena` so the string outlives the buffer.
+  void Persist(Arena* arena);
+
+  // "[text][$var]" form, for tests and `-t rules -d` (which prints ${var}).
+  std::string Serialize() const;
+  std::string Unparse() const;
+
+ private:
+  struct Segment {
+    const char* data;
+    uint32_t size;
+    bool is_variable;
+    std::string_view view() const { return std::string_view(data, size); }
+  };
+  std::vector<Segment> segments_;
+};
+
+// A small string-keyed map: linear search while small, hashed when large.
+template <typename Value>
+class SmallMap {
+ public:
+  const Value* Find(std::string_view key) const {
+    if (!index_.empty()) {
+      auto it = index_.find(key);
+      return it == index_.end() ? nullptr : &entries_[it->second].second;
+    }
+    for (const auto& entry : entries_)
+      if (entry.first == key) return &entry.second;
+    return nullptr;
+  }
+  // Inserts or replaces.
+  void Set(std::string_view key, Value value) {
+    if (Value* existing = const_cast<Value*>(Find(key))) {
+      *existing = value;
+      return;
+    }
+    entries_.emplace_back(key, value);
+    if (!index_.empty()) {
+      index_.emplace(key, entries_.size() - 1);
+    } else if (entries_.size() > kLinearLimit) {
+      for (size_t i = 0; i < entries_.size(); ++i) index_.emplace(entries_[i].first, i);
+    }
+  }
+  const std::vector<std::pair<std::string_view, Value>>& entries() const { return entries_; }
+
+ private:
+  static constexpr size_t kLinearLimit = 12;
+  std::vector<std::pair<std::string_view, Value>> entries_;
+  std::unordered_map<std::string_view, size_t> index_;
+};
+
+class Rule {
+ public:
+  // The only keys a rule may bind.
+  enum Binding {
+    kCommand, kDepfile, kDyndep, kDescription, kDeps, kGenerator, kPool,
+    kRestat, kRspfile, kRspfileContent, kMsvcDepsPrefix, kBindingCount
+  };
+  static int BindingIndex(std::string_view name);  // -1 if not reserved
+  static const char* BindingName(int index);
+
+  explicit Rule(std::string_view name) : name_(name) {}
+  std::string_view name() const { return name_; }
+
+  void SetBinding(int index, EvalString value) {
+    bindings_[index] = std::move(value);
+    has_[index] = true;
+  }
+  // nullptr when the rule does not bind this key.
+  const EvalString* GetBinding(int index) const { return has_[index] ? &bindings_[index] : nullptr; }
+  const EvalString* GetBinding(std::string_view name) const {
+    int index = BindingIndex(name);
+    return index < 0 ? nullptr : GetBinding(index);
+  }
+  bool IsPhony() const { return is_phony_; }
+  void MarkPhony() { is_phony_ = true; }
+
+ private:
+  std::string_view name_;
+  EvalString bindings_[kBindingCount];
+  bool has_[kBindingCount] = {};
+  bool is_phony_ = false;
+};
+
+// A file scope (top-level file, or a subninja), or an edge's own bindings.
+// Lookup falls back to the parent scope; values are arena-owned strings.
+class Scope : public Env {
+ public:
+  explicit Scope(Scope* parent = nullptr) : parent_(parent) {}
+  Scope* parent() const { return parent_; }
+
+  void AddBinding(std::string_view name, std::string_view value) { vars_.Set(name, value); }
+  const std::string_view* LookupLocal(std::string_view name) const { return vars_.Find(name); }
+  std::string_view LookupVariable(std::string_view name) const;
+  void AppendVariable(std::string_view name, std::string* out) const override;
+
+  void AddRule(const Rule* rule) { rules_.Set(rule->name(), rule); }
+  const Rule* LookupRuleLocal(std::string_view name) const;
+  const Rule* LookupRule(std::string_view name) const;
+  const std::vector<std::pair<std::string_view, const Rule*>>& rules() const { return rules_.entries(); }
+
+ private:
+  Scope* parent_;
+  SmallMap<std::string_view> vars_;
+  SmallMap<const Rule*> rules_;
+};
+
+}  // namespace ronin
+
+#endif  // RONIN_EVAL_H_

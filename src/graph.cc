@@ -1,0 +1,133 @@
+#include "graph.h"
+
+#include <algorithm>
+
+#include "disk.h"
+
+namespace ronin {
+
+bool Node::Stat(DiskInterface* disk, std::string* err) {
+  mtime = disk->Stat(std::string(path), err);
+  if (mtime == -1) return false;
+  existence = mtime != 0 ? Existence::kExists : Existence::kMissing;
+  return true;
+}
+
+bool Edge::AllInputsReady() const {
+  for (const Node* input : inputs) {
+    if (input->in_edge && !input->in_edge->outputs_ready) return false;
+  }
+  return true;
+}
+
+namespace {
+
+// Resolves variables for one edge, in Ninja's order: $in/$out first, then
+// the edge's own scope, then the rule's binding (evaluated in this same
+// environment), then the enclosing scopes.
+class EdgeEnv : public Env {
+ public:
+  enum class Escape { kShell, kNone };
+
+  EdgeEnv(const Edge* edge, Escape escape) : edge_(edge), escape_(escape) {}
+
+  void AppendVariable(std::string_view name, std::string* out) const override {
+    if (name == "in" || name == "in_newline") {
+      AppendPaths(edge_->inputs.data(), edge_->inputs.data() + edge_->explicit_input_count(),
+                  name == "in" ? ' ' : '\n', out);
+      return;
+    }
+    if (name == "out") {
+      AppendPaths(edge_->outputs.data(), edge_->outputs.data() + edge_->explicit_output_count(),
+                  ' ', out);
+      return;
+    }
+    if (recursive_) CheckForCycle(name);
+
+    const EvalString* rule_value = edge_->rule->GetBinding(name);
+    // The outermost lookup is not recorded: rule variables rarely refer to
+    // each other, so cycle tracking starts only one level down.
+    bool record = recursive_ && rule_value;
+    if (record) lookups_.push_back(name);
+    recursive_ = true;
+
+    if (const std::string_view* local = edge_->env->LookupLocal(name)) {
+      out->append(*local);
+    } else if (rule_value) {
+      rule_value->EvaluateInto(*this, out);
+    } else if (const Scope* parent = edge_->env->parent()) {
+      out->append(parent->LookupVariable(name));
+    }
+    if (record) lookups_.pop_back();
+  }
+
+ private:
+  void CheckForCycle(std::string_view name) const {
+    auto it = std::find(lookups_.begin(), lookups_.end(), name);
+    if (it == lookups_.end()) return;
+    std::string cycle;
+    for (; it != lookups_.end(); ++it) {
+      cycle.append(*it);
+      cycle.append(" -> ");
+    }
+    cycle.append(name);
+    Fatal("cycle in rule variables: %s", cycle.c_str());
+  }
+
+  void AppendPaths(Node* const* begin, Node* const* end, char separator, std::string* out) const {
+    for (Node* const* node = begin; node != end; ++node) {
+      if (node != begin) out->push_back(separator);
+      if (escape_ == Escape::kShell)
+        AppendShellEscaped((*node)->path, out);
+      else
+        out->append((*node)->path);
+    }
+  }
+
+  const Edge* edge_;
+  Escape escape_;
+  mutable std::vector<std::string_view> lookups_;
+  mutable bool recursive_ = false;
+};
+
+std::string Lookup(const Edge* edge, std::string_view key, EdgeEnv::Escape escape) {
+  std::string result;
+  EdgeEnv(edge, escape).AppendVariable(key, &result);
+  return result;
+}
+
+}  // namespace
+
+std::string Edge::GetBinding(std::string_view key) const {
+  return Lookup(this, key, EdgeEnv::Escape::kShell);
+}
+
+std::string Edge::GetBinding(Rule::Binding key) const {
+  return Lookup(this, Rule::BindingName(key), EdgeEnv::Escape::kShell);
+}
+
+std::string Edge::EvaluateCommand(bool include_rspfile) const {
+  std::string command = GetBinding(Rule::kCommand);
+  if (include_rspfile) {
+    std::string content = GetBinding(Rule::kRspfileContent);
+    if (!content.empty()) {
+      command.append(";rspfile=");
+      command.append(content);
+    }
+  }
+  return command;
+}
+
+std::string Edge::GetUnescapedDepfile() const {
+  return Lookup(this, "depfile", EdgeEnv::Escape::kNone);
+}
+
+std::string Edge::GetUnescapedDyndep() const {
+  return Lookup(this, "dyndep", EdgeEnv::Escape::kNone);
+}
+
+std::string Edge::GetUnescapedRspfile() const {
+  return Lookup(this, "rspfile", EdgeEnv::Escape::kNone);
+}
+
+}  // namespace ronin

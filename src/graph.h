@@ -1,0 +1,173 @@
+// The build graph: one Node per canonical path, one Edge per build
+// statement, Pools that bound concurrency. Edges evaluate their rule's
+// bindings lazily (EdgeEnv in graph.cc), following Ninja's lookup order.
+#ifndef RONIN_GRAPH_H_
+#define RONIN_GRAPH_H_
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "eval.h"
+#include "util.h"
+
+namespace ronin {
+
+class DiskInterface;
+struct Edge;
+
+struct Node {
+  explicit Node(std::string_view path) : path(path) {}
+
+  enum class Existence : uint8_t { kUnknown, kMissing, kExists };
+
+  // Stats the file once; later calls are free. False (with *err) on stat errors.
+  bool StatIfNecessary(DiskInterface* disk, std::string* err) {
+    return existence != Existence::kUnknown || Stat(disk, err);
+  }
+  bool Stat(DiskInterface* disk, std::string* err);
+  bool exists() const { return existence == Existence::kExists; }
+  bool status_known() const { return existence != Existence::kUnknown; }
+  void ResetState() {
+    mtime = -1;
+    existence = Existence::kUnknown;
+    dirty = false;
+  }
+  // A phony output that is not a file takes the newest input's mtime.
+  void UpdatePhonyMtime(TimeStamp newest_input) {
+    if (!exists() && newest_input > mtime) mtime = newest_input;
+  }
+  void MarkMissing() {
+    mtime = 0;
+    existence = Existence::kMissing;
+  }
+
+  std::string_view path;  // canonical, arena-owned
+  TimeStamp mtime = -1;
+  Edge* in_edge = nullptr;
+  std::vector<Edge*> out_edges;
+  std::vector<Edge*> validation_out_edges;
+  int32_t deps_log_id = -1;
+  Existence existence = Existence::kUnknown;
+  bool dirty = false;
+  bool dyndep_pending = false;
+  // True for nodes that only a depfile, the deps log or a dyndep file named:
+  // such a node going missing is not an error.
+  bool generated_by_dep_loader = true;
+};
+
+struct Pool {
+  Pool(std::string_view name, int depth, bool is_console = false)
+      : name(name), depth(depth), is_console(is_console) {}
+
+  bool IsValid() const { return depth >= 0; }
+  bool ShouldDelayEdge() const { return depth != 0; }
+  void EdgeScheduled() {
+    if (depth != 0) ++current_use;
+  }
+  void EdgeFinished() {
+    if (depth != 0) --current_use;
+  }
+  void DelayEdge(Edge* edge) { delayed.insert(edge); }
+  // Moves delayed edges, highest priority first, into `ready` while capacity lasts.
+  template <typename Queue>
+  void RetrieveReadyEdges(Queue* ready);
+
+  struct PriorityOrder {
+    bool operator()(const Edge* a, const Edge* b) const;
+  };
+
+  std::string_view name;
+  int depth;
+  bool is_console;
+  int current_use = 0;
+  std::set<Edge*, PriorityOrder> delayed;
+};
+
+struct Edge {
+  enum class Visit : uint8_t { kNone, kInStack, kDone };
+  // Where the edge stands in the build plan.
+  enum class Want : uint8_t {
+    kNotInPlan,    // not reached by any requested target
+    kNothing,      // reached, but clean: only its dependents may need work
+    kToStart,      // dirty, waiting for its inputs
+    kToFinish,     // scheduled (ready, delayed by its pool, or running)
+  };
+
+  const Rule* rule = nullptr;
+  Pool* pool = nullptr;
+  Scope* env = nullptr;  // edge bindings if any, else the file scope
+  std::vector<Node*> inputs;   // explicit, then implicit, then order-only
+  std::vector<Node*> outputs;  // explicit, then implicit
+  std::vector<Node*> validations;
+  Node* dyndep = nullptr;
+  int32_t implicit_deps = 0;
+  int32_t order_only_deps = 0;
+  int32_t implicit_outs = 0;
+  uint32_t id = 0;
+  int64_t critical_path_weight = -1;
+  TimeStamp command_start_time = 0;
+  int32_t prev_elapsed_time_millis = -1;
+  Visit mark = Visit::kNone;
+  Want want = Want::kNotInPlan;
+  bool outputs_ready = false;
+  bool deps_loaded = false;
+  bool deps_missing = false;
+  bool generated_by_dep_loader = false;
+  bool owns_env = false;  // env holds this edge's own bindings
+
+  bool is_phony() const { return rule->IsPhony(); }
+  bool use_console() const { return pool && pool->is_console; }
+  bool is_implicit(size_t index) const {
+    return index >= inputs.size() - order_only_deps - implicit_deps && !is_order_only(index);
+  }
+  bool is_order_only(size_t index) const { return index >= inputs.size() - order_only_deps; }
+  bool is_implicit_out(size_t index) const { return index >= outputs.size() - implicit_outs; }
+  size_t explicit_input_count() const { return inputs.size() - implicit_deps - order_only_deps; }
+  size_t explicit_output_count() const { return outputs.size() - implicit_outs; }
+  // All inputs (order-only included) are built.
+  bool AllInputsReady() const;
+  // Ninja's "phonycycle" diagnostic applies only to this simple shape.
+  bool maybe_phonycycle_diagnostic() const {
+    return is_phony() && outputs.size() == 1 && implicit_outs == 0 && implicit_deps == 0;
+  }
+
+  // Evaluated bindings; $in and $out are shell-quoted.
+  std::string GetBinding(std::string_view key) const;
+  std::string GetBinding(Rule::Binding key) const;
+  bool GetBindingBool(Rule::Binding key) const { return !GetBinding(key).empty(); }
+  // The command, plus ";rspfile=" and the rspfile content when asked (for hashing).
+  std::string EvaluateCommand(bool include_rspfile = false) const;
+  // Path-valued bindings, with $in/$out unquoted.
+  std::string GetUnescapedDepfile() const;
+  std::string GetUnescapedDyndep() const;
+  std::string GetUnescapedRspfile() const;
+};
+
+template <typename Queue>
+void Pool::RetrieveReadyEdges(Queue* ready) {
+  auto it = delayed.begin();
+  while (it != delayed.end()) {
+    if (current_use + 1 > depth) break;
+    ready->push(*it);
+    ++current_use;
+    it = delayed.erase(it);
+  }
+}
+
+// Orders the ready queue: longest critical path first, then manifest order.
+inline bool EdgePriorityLess(const Edge* a, const Edge* b) {
+  if (a->critical_path_weight != b->critical_path_weight)
+    return a->critical_path_weight < b->critical_path_weight;
+  return a->id > b->id;
+}
+
+inline bool Pool::PriorityOrder::operator()(const Edge* a, const Edge* b) const {
+  return EdgePriorityLess(b, a);
+}
+
+}  // namespace ronin
+
+#endif  // RONIN_GRAPH_H_

@@ -1,0 +1,283 @@
+// The `ninja` command: flags, then the load / regenerate / build loop.
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "metrics.h"
+#include "ninja_main.h"
+#include "manifest_parser.h"
+#include "tools.h"
+#include "util.h"
+#include "version.h"
+
+namespace ronin {
+namespace {
+
+int GuessParallelism() {
+  int processors = GetProcessorCount();
+  if (processors <= 1) return 2;
+  if (processors == 2) return 3;
+  return processors + 2;
+}
+
+void Usage(const BuildConfig& config) {
+  fprintf(stderr,
+          "usage: ninja [options] [targets...]\n"
+          "\n"
+          "if targets are unspecified, builds the 'default' target (see manual).\n"
+          "\n"
+          "options:\n"
+          "  --version      print ninja version (\"%s\")\n"
+          "  -v, --verbose  show all command lines while building\n"
+          "  --quiet        don't show progress status, just command output\n"
+          "\n"
+          "  -C DIR   change to DIR before doing anything else\n"
+          "  -f FILE  specify input build file [default=build.ninja]\n"
+          "\n"
+          "  -j N     run N jobs in parallel (0 means infinity) [default=%d on this system]\n"
+          "  -k N     keep going until N jobs fail (0 means infinity) [default=1]\n"
+          "  -l N     do not start new jobs if the load average is greater than N\n"
+          "  -n       dry run (don't run commands but act like they succeeded)\n"
+          "\n"
+          "  -d MODE  enable debugging (use '-d list' to list modes)\n"
+          "  -t TOOL  run a subtool (use '-t list' to list subtools)\n"
+          "    terminates toplevel options; further flags are passed to the tool\n"
+          "  -w FLAG  adjust warnings (use '-w list' to list warnings)\n",
+          kNinjaVersion, config.parallelism);
+}
+
+// -d MODE. False to exit (list, or an unknown mode).
+bool DebugEnable(const std::string& name, BuildConfig* config) {
+  if (name == "list") {
+    printf(
+        "debugging modes:\n"
+        "  stats        print operation counts/timing info\n"
+        "  explain      explain what caused a command to execute\n"
+        "  keepdepfile  don't delete depfiles after they're read by ninja\n"
+        "  keeprsp      don't delete @response files on success\n"
+        "multiple modes can be enabled via -d FOO -d BAR\n");
+    return false;
+  }
+  if (name == "stats") {
+    if (!g_metrics) g_metrics = new Metrics;
+    return true;
+  }
+  if (name == "explain") {
+    config->explain = true;
+    return true;
+  }
+  if (name == "keepdepfile") {
+    config->keep_depfile = true;
+    return true;
+  }
+  if (name == "keeprsp") {
+    config->keep_rsp = true;
+    return true;
+  }
+  if (name == "nostatcache") return true;  // Windows-only; accepted everywhere
+  std::string_view suggestion =
+      SpellcheckString(name, {"stats", "explain", "keepdepfile", "keeprsp", "nostatcache"});
+  if (!suggestion.empty())
+    Error("unknown debug setting '%s', did you mean '%s'?", name.c_str(), std::string(suggestion).c_str());
+  else
+    Error("unknown debug setting '%s'", name.c_str());
+  return false;
+}
+
+// -w FLAG. False to exit (list, or an unknown flag).
+bool WarningEnable(const std::string& name, Options* options) {
+  if (name == "list") {
+    printf("warning flags:\n  phonycycle={err,warn}  phony build statement references itself\n");
+    return false;
+  }
+  if (name == "phonycycle=err") {
+    options->phony_cycle_should_err = true;
+    return true;
+  }
+  if (name == "phonycycle=warn") {
+    options->phony_cycle_should_err = false;
+    return true;
+  }
+  // Duplicate outputs are always errors now; the flags are accepted for old scripts.
+  if (name == "dupbuild=err" || name == "dupbuild=warn") {
+    Warning("deprecated warning 'dupbuild'");
+    return true;
+  }
+  if (name == "depfilemulti=err" || name == "depfilemulti=warn") {
+    Warning("deprecated warning 'depfilemulti'");
+    return true;
+  }
+  std::string_view suggestion =
+      SpellcheckString(name, {"dupbuild=err", "dupbuild=warn", "phonycycle=err", "phonycycle=warn"});
+  if (!suggestion.empty())
+    Error("unknown warning flag '%s', did you mean '%s'?", name.c_str(), std::string(suggestion).c_str());
+  else
+    Error("unknown warning flag '%s'", name.c_str());
+  return false;
+}
+
+// Parses flags; returns an exit code, or -1 to go on.
+int ReadFlags(int* argc, char*** argv, Options* options, BuildConfig* config) {
+  bool need_guess = true;
+  enum { kOptVersion = 1, kOptQuiet = 2 };
+  const option kLongOptions[] = {{"help", no_argument, nullptr, 'h'},
+                                 {"version", no_argument, nullptr, kOptVersion},
+                                 {"verbose", no_argument, nullptr, 'v'},
+                                 {"quiet", no_argument, nullptr, kOptQuiet},
+                                 {nullptr, 0, nullptr, 0}};
+  int opt;
+  while (!options->tool &&
+         (opt = getopt_long(*argc, *argv, "d:f:j:k:l:nt:vw:C:h", kLongOptions, nullptr)) != -1) {
+    switch (opt) {
+      case 'd':
+        if (!DebugEnable(optarg, config)) return 1;
+        break;
+      case 'f':
+        options->input_file = optarg;
+        break;
+      case 'j': {
+        char* end;
+        long value = strtol(optarg, &end, 10);
+        if (*end != 0 || value < 0) Fatal("invalid -j parameter");
+        // -j0: as good as unlimited.
+        config->parallelism = value > 0 ? static_cast<int>(std::min<long>(value, INT_MAX)) : INT_MAX;
+        config->parallelism_from_cmdline = true;
+        need_guess = false;
+        break;
+      }
+      case 'k': {
+        char* end;
+        long value = strtol(optarg, &end, 10);
+        if (*end != 0) Fatal("-k parameter not numeric; did you mean -k 0?");
+        config->failures_allowed = value > 0 ? static_cast<int>(std::min<long>(value, INT_MAX)) : INT_MAX;
+        break;
+      }
+      case 'l': {
+        char* end;
+        double value = strtod(optarg, &end);
+        if (end == optarg) Fatal("-l parameter not numeric: did you mean -l 0.0?");
+        config->max_load_average = value;
+        break;
+      }
+      case 'n':
+        config->dry_run = true;
+        break;
+      case 't':
+        options->tool = ChooseTool(optarg);
+        if (!options->tool) return 0;
+        break;
+      case 'v':
+        config->verbosity = BuildConfig::Verbosity::kVerbose;
+        break;
+      case kOptQuiet:
+        config->verbosity = BuildConfig::Verbosity::kNoStatusUpdate;
+        break;
+      case 'w':
+        if (!WarningEnable(optarg, options)) return 1;
+        break;
+      case 'C':
+        options->working_dir = optarg;
+        break;
+      case kOptVersion:
+        printf("%s\n", kNinjaVersion);
+        return 0;
+      case 'h':
+      default:
+        if (need_guess) config->parallelism = GuessParallelism();
+        Usage(*config);
+        return 1;
+    }
+  }
+  if (need_guess) config->parallelism = GuessParallelism();
+  *argv += optind;
+  *argc -= optind;
+  return -1;
+}
+
+int RealMain(int argc, char** argv) {
+  const char* ninja_command = argv[0];
+  BuildConfig config;
+  Options options;
+  setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+
+  int exit_code = ReadFlags(&argc, &argv, &options, &config);
+  if (exit_code >= 0) return exit_code;
+
+  StatusPrinter status(config);
+  if (options.working_dir) {
+    // Emacs-style quotes so editors can follow the directory change; not
+    // for tools, whose output is often piped into files.
+    if (!options.tool && config.verbosity != BuildConfig::Verbosity::kNoStatusUpdate)
+      Info("Entering directory `%s'", options.working_dir);
+    if (chdir(options.working_dir) < 0) Fatal("chdir to '%s' - %s", options.working_dir, strerror(errno));
+  }
+
+  if (options.tool && options.tool->when == Tool::kRunAfterFlags) {
+    NinjaMain ninja(ninja_command, config);
+    return options.tool->run(&ninja, &options, argc, argv);
+  }
+
+  // A manifest that rebuilds itself is reloaded; bound the loop.
+  const int kCycleLimit = 100;
+  for (int cycle = 1; cycle <= kCycleLimit; ++cycle) {
+    NinjaMain ninja(ninja_command, config);
+    ManifestParserOptions parser_options;
+    parser_options.phony_cycle_is_error = options.phony_cycle_should_err;
+    ManifestParser parser(&ninja.state_, &ninja.disk_, parser_options);
+    std::string err;
+    {
+      METRIC_RECORD(".ninja parse");
+      if (!parser.Load(options.input_file, &err)) {
+        Error("%s", err.c_str());
+        return 1;
+      }
+    }
+
+    if (options.tool && options.tool->when == Tool::kRunAfterLoad)
+      return options.tool->run(&ninja, &options, argc, argv);
+
+    if (!ninja.EnsureBuildDirExists()) return 1;
+    if (!ninja.OpenBuildLog() || !ninja.OpenDepsLog()) return 1;
+
+    if (options.tool && options.tool->when == Tool::kRunAfterLogs)
+      return options.tool->run(&ninja, &options, argc, argv);
+
+    if (ninja.RebuildManifest(options.input_file, &err, &status)) {
+      // A dry run would "regenerate" forever: stop after one round.
+      if (config.dry_run) return 0;
+      continue;
+    }
+    if (!err.empty()) {
+      Error("rebuilding '%s': %s", options.input_file, err.c_str());
+      return 1;
+    }
+
+    ExitStatus result = ninja.RunBuild(argc, argv, &status);
+    if (g_metrics) {
+      g_metrics->Report();
+      printf("\n");
+      printf("path->node hash load %.2f (%d entries / %d buckets)\n", 0.0,
+             static_cast<int>(ninja.state_.nodes().size()), 0);
+    }
+    return result;
+  }
+  Error("manifest '%s' still dirty after %d tries, perhaps system time is not set", options.input_file,
+        kCycleLimit);
+  return 1;
+}
+
+}  // namespace
+}  // namespace ronin
+
+int main(int argc, char** argv) {
+  int result = ronin::RealMain(argc, argv);
+  fflush(stdout);
+  // Exit without running destructors of a possibly huge graph.
+  _exit(result);
+}

@@ -1,0 +1,311 @@
+#include "manifest_parser.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "disk.h"
+#include "state.h"
+#include "util.h"
+#include "version.h"
+
+namespace ronin {
+
+void ParseVersion(const char* version, int* major, int* minor) {
+  *major = atoi(version);
+  const char* dot = strchr(version, '.');
+  *minor = dot ? atoi(dot + 1) : 0;
+}
+
+ManifestParser::ManifestParser(State* state, FileReader* reader, ManifestParserOptions options)
+    : state_(state), reader_(reader), options_(options), env_(state->root_scope()) {}
+
+bool ManifestParser::Load(const std::string& filename, std::string* err, Lexer* parent) {
+  std::string contents;
+  std::string read_err;
+  if (reader_->ReadFile(filename, &contents, &read_err) != FileReader::Status::kOkay) {
+    *err = "loading '" + filename + "': " + read_err;
+    if (parent) parent->Error(std::string(*err), err);
+    return false;
+  }
+  // The buffer dies with this call: everything kept is copied to the arena.
+  std::string_view name = state_->arena()->Copy(filename);
+  return Parse(name, contents, err);
+}
+
+bool ManifestParser::Parse(std::string_view filename, std::string_view input, std::string* err) {
+  lexer_.Start(filename, input);
+  for (;;) {
+    Lexer::Token token = lexer_.ReadToken();
+    switch (token) {
+      case Lexer::POOL:
+        if (!ParsePool(err)) return false;
+        break;
+      case Lexer::BUILD:
+        if (!ParseEdge(err)) return false;
+        break;
+      case Lexer::RULE:
+        if (!ParseRule(err)) return false;
+        break;
+      case Lexer::DEFAULT:
+        if (!ParseDefault(err)) return false;
+        break;
+      case Lexer::IDENT: {
+        lexer_.UnreadToken();
+        std::string_view name;
+        EvalString let_value;
+        if (!ParseLet(&name, &let_value, err)) return false;
+        std::string value = let_value.Evaluate(*env_);
+        // Checked at once, so an old binary stops before tripping over newer syntax.
+        if (name == "ninja_required_version") CheckNinjaVersion(value);
+        Arena* arena = state_->arena();
+        env_->AddBinding(arena->Copy(name), arena->Copy(value));
+        break;
+      }
+      case Lexer::INCLUDE:
+        if (!ParseFileInclude(false, err)) return false;
+        break;
+      case Lexer::SUBNINJA:
+        if (!ParseFileInclude(true, err)) return false;
+        break;
+      case Lexer::ERROR:
+        return lexer_.Error(lexer_.DescribeLastError(), err);
+      case Lexer::TEOF:
+        return true;
+      case Lexer::NEWLINE:
+        break;
+      default:
+        return lexer_.Error(std::string("unexpected ") + Lexer::TokenName(token), err);
+    }
+  }
+}
+
+void ManifestParser::CheckNinjaVersion(std::string_view version) {
+  std::string required(version);
+  int bin_major, bin_minor, file_major, file_minor;
+  ParseVersion(kNinjaVersion, &bin_major, &bin_minor);
+  ParseVersion(required.c_str(), &file_major, &file_minor);
+  if (bin_major > file_major) {
+    Warning("ninja executable version (%s) greater than build file ninja_required_version (%s); "
+            "versions may be incompatible.",
+            kNinjaVersion, required.c_str());
+  } else if ((bin_major == file_major && bin_minor < file_minor) || bin_major < file_major) {
+    Fatal("ninja version (%s) incompatible with build file ninja_required_version version (%s).",
+          kNinjaVersion, required.c_str());
+  }
+}
+
+bool ManifestParser::ExpectToken(Lexer::Token expected, std::string* err) {
+  Lexer::Token token = lexer_.ReadToken();
+  if (token == expected) return true;
+  std::string message = std::string("expected ") + Lexer::TokenName(expected) + ", got " +
+                        Lexer::TokenName(token) + Lexer::TokenErrorHint(expected);
+  return lexer_.Error(message, err);
+}
+
+bool ManifestParser::ParseLet(std::string_view* key, EvalString* value, std::string* err) {
+  if (!lexer_.ReadIdent(key)) return lexer_.Error("expected variable name", err);
+  if (!ExpectToken(Lexer::EQUALS, err)) return false;
+  return lexer_.ReadVarValue(value, err);
+}
+
+bool ManifestParser::ParsePool(std::string* err) {
+  std::string_view name;
+  if (!lexer_.ReadIdent(&name)) return lexer_.Error("expected pool name", err);
+  if (!ExpectToken(Lexer::NEWLINE, err)) return false;
+  if (state_->LookupPool(name)) return lexer_.Error("duplicate pool '" + std::string(name) + "'", err);
+
+  int depth = -1;
+  while (lexer_.PeekToken(Lexer::INDENT)) {
+    std::string_view key;
+    EvalString value;
+    if (!ParseLet(&key, &value, err)) return false;
+    if (key != "depth") return lexer_.Error("unexpected variable '" + std::string(key) + "'", err);
+    std::string depth_text = value.Evaluate(*env_);
+    depth = atoi(depth_text.c_str());
+    if (depth < 0) return lexer_.Error("invalid pool depth", err);
+  }
+  if (depth < 0) return lexer_.Error("expected 'depth =' line", err);
+  state_->AddPool(state_->NewPool(name, depth));
+  return true;
+}
+
+bool ManifestParser::ParseRule(std::string* err) {
+  std::string_view name;
+  if (!lexer_.ReadIdent(&name)) return lexer_.Error("expected rule name", err);
+  if (!ExpectToken(Lexer::NEWLINE, err)) return false;
+  if (env_->LookupRuleLocal(name))
+    return lexer_.Error("duplicate rule '" + std::string(name) + "'", err);
+
+  Rule* rule = state_->NewRule(name);
+  while (lexer_.PeekToken(Lexer::INDENT)) {
+    std::string_view key;
+    EvalString value;
+    if (!ParseLet(&key, &value, err)) return false;
+    int index = Rule::BindingIndex(key);
+    if (index < 0) return lexer_.Error("unexpected variable '" + std::string(key) + "'", err);
+    value.Persist(state_->arena());
+    rule->SetBinding(index, std::move(value));
+  }
+
+  auto is_empty = [rule](Rule::Binding key) {
+    const EvalString* value = rule->GetBinding(key);
+    return !value || value->empty();
+  };
+  if (is_empty(Rule::kRspfile) != is_empty(Rule::kRspfileContent))
+    return lexer_.Error("rspfile and rspfile_content need to be both specified", err);
+  if (is_empty(Rule::kCommand)) return lexer_.Error("expected 'command =' line", err);
+  env_->AddRule(rule);
+  return true;
+}
+
+bool ManifestParser::ParseDefault(std::string* err) {
+  EvalString eval;
+  if (!lexer_.ReadPath(&eval, err)) return false;
+  if (eval.empty()) return lexer_.Error("expected target name", err);
+  do {
+    std::string path;
+    if (!EvaluatePath(eval, *env_, &path, err)) return false;
+    std::string default_err;
+    if (!state_->AddDefault(path, &default_err)) return lexer_.Error(default_err, err);
+    eval.Clear();
+    if (!lexer_.ReadPath(&eval, err)) return false;
+  } while (!eval.empty());
+  return ExpectToken(Lexer::NEWLINE, err);
+}
+
+bool ManifestParser::EvaluatePath(const EvalString& eval, const Env& env, std::string* path,
+                                  std::string* err) {
+  path->clear();
+  eval.EvaluateInto(env, path);
+  if (path->empty()) return lexer_.Error("empty path", err);
+  CanonicalizePath(path);
+  return true;
+}
+
+namespace {
+
+// Reads space-separated paths until an empty one (the end of the list).
+bool ReadPathList(Lexer* lexer, std::vector<EvalString>* paths, int* count, std::string* err) {
+  for (;;) {
+    EvalString path;
+    if (!lexer->ReadPath(&path, err)) return false;
+    if (path.empty()) return true;
+    paths->push_back(std::move(path));
+    ++*count;
+  }
+}
+
+}  // namespace
+
+bool ManifestParser::ParseEdge(std::string* err) {
+  std::vector<EvalString> outs, ins, validations;
+  int explicit_outs = 0, implicit_outs = 0;
+  if (!ReadPathList(&lexer_, &outs, &explicit_outs, err)) return false;
+  if (lexer_.PeekToken(Lexer::PIPE) && !ReadPathList(&lexer_, &outs, &implicit_outs, err))
+    return false;
+  if (outs.empty()) return lexer_.Error("expected path", err);
+  if (!ExpectToken(Lexer::COLON, err)) return false;
+
+  std::string_view rule_name;
+  if (!lexer_.ReadIdent(&rule_name)) return lexer_.Error("expected build command name", err);
+  const Rule* rule = env_->LookupRule(rule_name);
+  if (!rule) return lexer_.Error("unknown build rule '" + std::string(rule_name) + "'", err);
+
+  int explicit_ins = 0, implicit_ins = 0, order_only_ins = 0, validation_count = 0;
+  if (!ReadPathList(&lexer_, &ins, &explicit_ins, err)) return false;
+  if (lexer_.PeekToken(Lexer::PIPE) && !ReadPathList(&lexer_, &ins, &implicit_ins, err))
+    return false;
+  if (lexer_.PeekToken(Lexer::PIPE2) && !ReadPathList(&lexer_, &ins, &order_only_ins, err))
+    return false;
+  if (lexer_.PeekToken(Lexer::PIPEAT) &&
+      !ReadPathList(&lexer_, &validations, &validation_count, err))
+    return false;
+  if (!ExpectToken(Lexer::NEWLINE, err)) return false;
+
+  // Edge bindings are evaluated right away, in the enclosing scope; an edge
+  // gets a scope of its own only when it has bindings.
+  Scope* env = env_;
+  if (lexer_.PeekToken(Lexer::INDENT)) {
+    env = state_->NewScope(env_);
+    Arena* arena = state_->arena();
+    do {
+      std::string_view key;
+      EvalString value;
+      if (!ParseLet(&key, &value, err)) return false;
+      env->AddBinding(arena->Copy(key), arena->Copy(value.Evaluate(*env_)));
+    } while (lexer_.PeekToken(Lexer::INDENT));
+  }
+
+  Edge* edge = state_->AddEdge(rule, env);
+  edge->owns_env = env != env_;
+  std::string pool_name = edge->GetBinding(Rule::kPool);
+  if (!pool_name.empty()) {
+    Pool* pool = state_->LookupPool(pool_name);
+    if (!pool) return lexer_.Error("unknown pool name '" + pool_name + "'", err);
+    edge->pool = pool;
+  }
+
+  std::string path;
+  edge->outputs.reserve(outs.size());
+  for (const EvalString& out : outs) {
+    if (!EvaluatePath(out, *env, &path, err)) return false;
+    if (!state_->AddOut(edge, path, err)) return lexer_.Error(std::string(*err), err);
+  }
+  edge->implicit_outs = implicit_outs;
+
+  edge->inputs.reserve(ins.size());
+  for (const EvalString& in : ins) {
+    if (!EvaluatePath(in, *env, &path, err)) return false;
+    state_->AddIn(edge, path);
+  }
+  edge->implicit_deps = implicit_ins;
+  edge->order_only_deps = order_only_ins;
+
+  edge->validations.reserve(validations.size());
+  for (const EvalString& validation : validations) {
+    if (!EvaluatePath(validation, *env, &path, err)) return false;
+    state_->AddValidation(edge, path);
+  }
+
+  if (!options_.phony_cycle_is_error && edge->maybe_phonycycle_diagnostic()) {
+    // Old CMake versions wrote phony statements naming themselves as
+    // inputs; drop such inputs rather than reporting a cycle.
+    Node* out = edge->outputs[0];
+    auto new_end = std::remove(edge->inputs.begin(), edge->inputs.end(), out);
+    if (new_end != edge->inputs.end()) {
+      // The node keeps this edge as a user, so it is not a root node (as in Ninja).
+      edge->inputs.erase(new_end, edge->inputs.end());
+      if (!options_.quiet) {
+        Warning("phony target '%s' names itself as an input; ignoring [-w phonycycle=warn]",
+                std::string(out->path).c_str());
+      }
+    }
+  }
+
+  // The dyndep file must be one of the edge's declared inputs.
+  std::string dyndep = edge->GetUnescapedDyndep();
+  if (!dyndep.empty()) {
+    CanonicalizePath(&dyndep);
+    edge->dyndep = state_->GetNode(dyndep);
+    edge->dyndep->dyndep_pending = true;
+    if (std::find(edge->inputs.begin(), edge->inputs.end(), edge->dyndep) == edge->inputs.end())
+      return lexer_.Error("dyndep '" + dyndep + "' is not an input", err);
+  }
+  return true;
+}
+
+bool ManifestParser::ParseFileInclude(bool new_scope, std::string* err) {
+  EvalString eval;
+  if (!lexer_.ReadPath(&eval, err)) return false;
+  std::string path = eval.Evaluate(*env_);
+
+  ManifestParser subparser(state_, reader_, options_);
+  subparser.env_ = new_scope ? state_->NewScope(env_) : env_;
+  if (!subparser.Load(path, err, &lexer_)) return false;
+  return ExpectToken(Lexer::NEWLINE, err);
+}
+
+}  // namespace ronin

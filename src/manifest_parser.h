@@ -1,0 +1,55 @@
+// Parses build.ninja (and the files it includes) into a State.
+#ifndef RONIN_MANIFEST_PARSER_H_
+#define RONIN_MANIFEST_PARSER_H_
+
+#include <string>
+#include <string_view>
+
+#include "lexer.h"
+
+namespace ronin {
+
+class FileReader;
+class Scope;
+class State;
+
+struct ManifestParserOptions {
+  // -w phonycycle=err keeps self-referencing phony inputs (a cycle error later).
+  bool phony_cycle_is_error = false;
+  // Suppresses the phonycycle warning (used by tools that reparse silently).
+  bool quiet = false;
+};
+
+class ManifestParser {
+ public:
+  ManifestParser(State* state, FileReader* reader, ManifestParserOptions options = {});
+
+  // Loads and parses a file. `parent` (the includer's lexer) prefixes
+  // read errors with the include statement's FILE:LINE.
+  bool Load(const std::string& filename, std::string* err, Lexer* parent = nullptr);
+  // Parses text directly (tests and fuzzers). `input` must be NUL-terminated in memory.
+  bool ParseTest(std::string_view input, std::string* err) { return Parse("input", input, err); }
+
+ private:
+  bool Parse(std::string_view filename, std::string_view input, std::string* err);
+  bool ParsePool(std::string* err);
+  bool ParseRule(std::string* err);
+  bool ParseLet(std::string_view* key, EvalString* value, std::string* err);
+  bool ParseEdge(std::string* err);
+  bool ParseDefault(std::string* err);
+  bool ParseFileInclude(bool new_scope, std::string* err);
+  bool ExpectToken(Lexer::Token expected, std::string* err);
+  // Evaluates a path, rejects an empty one, canonicalises it.
+  bool EvaluatePath(const EvalString& eval, const Env& env, std::string* path, std::string* err);
+  void CheckNinjaVersion(std::string_view version);
+
+  State* state_;
+  FileReader* reader_;
+  ManifestParserOptions options_;
+  Scope* env_;
+  Lexer lexer_;
+};
+
+}  // namespace ronin
+
+#endif  // RONIN_MANIFEST_PARSER_H_

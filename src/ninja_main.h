@@ -1,0 +1,74 @@
+// One load-and-build cycle of the `ninja` command: the state it loads
+// (manifest, logs), manifest regeneration, and the build of the requested
+// targets. Tools (tools.cc) work on the same object.
+#ifndef RONIN_NINJA_MAIN_H_
+#define RONIN_NINJA_MAIN_H_
+
+#include <string>
+#include <vector>
+
+#include "build_log.h"
+#include "deps_log.h"
+#include "disk.h"
+#include "explain.h"
+#include "state.h"
+#include "status.h"
+
+namespace ronin {
+
+struct Tool;
+
+// Command-line options that are not part of the BuildConfig.
+struct Options {
+  const char* input_file = "build.ninja";
+  const char* working_dir = nullptr;
+  const Tool* tool = nullptr;
+  bool phony_cycle_should_err = false;
+};
+
+class NinjaMain : public BuildLogUser {
+ public:
+  NinjaMain(const char* ninja_command, const BuildConfig& config);
+
+  // Creates $builddir (unless -n).
+  bool EnsureBuildDirExists();
+  // Loads .ninja_log / .ninja_deps and prepares them for writing (or just
+  // recompacts them, for -t recompact).
+  bool OpenBuildLog(bool recompact_only = false);
+  bool OpenDepsLog(bool recompact_only = false);
+
+  // Builds the manifest if it is a target and out of date. True if it was
+  // rebuilt (the caller then reloads); false with *err on failure.
+  bool RebuildManifest(const char* input_file, std::string* err, Status* status);
+  ExitStatus RunBuild(int argc, char** argv, Status* status);
+
+  // Resolves command-line targets ("foo", "foo.c^"); defaults when none.
+  bool CollectTargetsFromArgs(int argc, char** argv, std::vector<Node*>* targets, std::string* err);
+  Node* CollectTarget(const char* path, std::string* err);
+
+  // BuildLogUser:
+  bool IsPathDead(std::string_view path) const override;
+  bool CurrentCommand(std::string_view path, std::string* command) const override;
+
+  std::string BuildLogPath() const { return LogPath(".ninja_log"); }
+  std::string DepsLogPath() const { return LogPath(".ninja_deps"); }
+
+  const char* ninja_command_;
+  const BuildConfig& config_;
+  State state_;
+  RealDiskInterface disk_;
+  BuildLog build_log_;
+  DepsLog deps_log_;
+  Explanations explanations_;
+  std::string build_dir_;
+  int64_t start_time_millis_;
+
+ private:
+  std::string LogPath(const char* name) const {
+    return build_dir_.empty() ? std::string(name) : build_dir_ + "/" + name;
+  }
+};
+
+}  // namespace ronin
+
+#endif  // RONIN_NINJA_MAIN_H_

@@ -1,0 +1,71 @@
+// The dirty scan: walks the graph below a target (iteratively, so depth
+// never exhausts the stack), stats files, loads discovered dependencies
+// and decides which outputs are out of date, as Ninja's rules define.
+#ifndef RONIN_SCAN_H_
+#define RONIN_SCAN_H_
+
+#include <string>
+#include <vector>
+
+#include "dep_loader.h"
+#include "dyndep.h"
+
+namespace ronin {
+
+class BuildLog;
+class DepsLog;
+class DiskInterface;
+class Explanations;
+class State;
+struct Edge;
+struct Node;
+
+class DependencyScan {
+ public:
+  DependencyScan(State* state, BuildLog* build_log, DepsLog* deps_log, DiskInterface* disk,
+                 Explanations* explanations)
+      : build_log_(build_log),
+        disk_(disk),
+        explanations_(explanations),
+        dep_loader_(state, deps_log, disk, explanations),
+        dyndep_loader_(state, disk, explanations) {}
+
+  // Updates the dirty state of `node` and everything it depends on.
+  // Validation nodes met on the way are appended to `validation_nodes`.
+  bool RecomputeDirty(Node* node, std::vector<Node*>* validation_nodes, std::string* err);
+
+  // Decides, for an edge whose inputs are all clean, whether its outputs are
+  // dirty given the newest input.
+  bool RecomputeOutputsDirty(Edge* edge, Node* most_recent_input, bool* dirty, std::string* err);
+
+  bool LoadDyndeps(Node* node, DyndepFile* file, std::string* err) const {
+    return dyndep_loader_.LoadDyndeps(node, file, err);
+  }
+
+  BuildLog* build_log() const { return build_log_; }
+  void set_build_log(BuildLog* log) { build_log_ = log; }
+  DiskInterface* disk() const { return disk_; }
+  Explanations* explanations() const { return explanations_; }
+
+ private:
+  struct Frame;
+  // One scan from one root; RecomputeDirty repeats it for validations.
+  bool ScanFrom(Node* root, std::vector<Node*>* validation_nodes, std::string* err);
+  // The first visit of an edge: dyndep, output stats, deps. False on error.
+  bool EnterEdge(Frame* frame, std::vector<Frame>* stack, std::string* err);
+  bool PrepareEdge(Frame* frame, std::vector<Node*>* validation_nodes, std::string* err);
+  void FinishEdge(Frame* frame, bool* dirty_ready);
+  bool VerifyDAG(Node* node, std::vector<Frame>* stack, std::string* err);
+  bool RecomputeOutputDirty(const Edge* edge, const Node* most_recent_input, std::string* command,
+                            Node* output);
+
+  BuildLog* build_log_;
+  DiskInterface* disk_;
+  Explanations* explanations_;
+  DepLoader dep_loader_;
+  DyndepLoader dyndep_loader_;
+};
+
+}  // namespace ronin
+
+#endif  // RONIN_SCAN_H_

@@ -1,0 +1,149 @@
+#include "state.h"
+
+namespace ronin {
+
+namespace {
+Rule MakePhonyRule() {
+  Rule rule("phony");
+  rule.MarkPhony();
+  return rule;
+}
+}  // namespace
+
+const Rule kPhonyRule = MakePhonyRule();
+
+State::State() : default_pool_("", 0), console_pool_("console", 1, /*is_console=*/true) {
+  root_scope_.AddRule(&kPhonyRule);
+  AddPool(&default_pool_);
+  AddPool(&console_pool_);
+}
+
+Node* State::GetNode(std::string_view path) {
+  auto it = paths_.find(path);
+  if (it != paths_.end()) return it->second;
+  nodes_.emplace_back(arena_.Copy(path));
+  Node* node = &nodes_.back();
+  paths_.emplace(node->path, node);
+  return node;
+}
+
+Node* State::LookupNode(std::string_view path) const {
+  auto it = paths_.find(path);
+  return it == paths_.end() ? nullptr : it->second;
+}
+
+Node* State::SpellcheckNode(std::string_view path) const {
+  const int kMaxValidEditDistance = 3;
+  int best = kMaxValidEditDistance + 1;
+  Node* result = nullptr;
+  for (const Node& node : nodes_) {
+    int distance = EditDistance(node.path, path, kMaxValidEditDistance);
+    if (distance < best) {
+      best = distance;
+      result = const_cast<Node*>(&node);
+    }
+  }
+  return result;
+}
+
+Edge* State::AddEdge(const Rule* rule, Scope* env) {
+  edge_storage_.emplace_back();
+  Edge* edge = &edge_storage_.back();
+  edge->rule = rule;
+  edge->pool = &default_pool_;
+  edge->env = env;
+  edge->id = static_cast<uint32_t>(edges_.size());
+  edges_.push_back(edge);
+  return edge;
+}
+
+bool State::AddOut(Edge* edge, std::string_view path, std::string* err) {
+  Node* node = GetNode(path);
+  if (Edge* other = node->in_edge) {
+    if (other == edge)
+      *err = std::string(path) + " is defined as an output multiple times";
+    else
+      *err = "multiple rules generate " + std::string(path);
+    return false;
+  }
+  edge->outputs.push_back(node);
+  node->in_edge = edge;
+  node->generated_by_dep_loader = false;
+  return true;
+}
+
+void State::AddIn(Edge* edge, std::string_view path) {
+  Node* node = GetNode(path);
+  edge->inputs.push_back(node);
+  node->out_edges.push_back(edge);
+  node->generated_by_dep_loader = false;
+}
+
+void State::AddValidation(Edge* edge, std::string_view path) {
+  Node* node = GetNode(path);
+  edge->validations.push_back(node);
+  node->validation_out_edges.push_back(edge);
+  node->generated_by_dep_loader = false;
+}
+
+bool State::AddDefault(std::string_view path, std::string* err) {
+  Node* node = LookupNode(path);
+  if (!node) {
+    *err = "unknown target '" + std::string(path) + "'";
+    return false;
+  }
+  defaults_.push_back(node);
+  return true;
+}
+
+Pool* State::LookupPool(std::string_view name) const {
+  Pool* const* pool = pools_.Find(name);
+  return pool ? *pool : nullptr;
+}
+
+std::vector<Pool*> State::pools() const {
+  std::vector<Pool*> result;
+  for (const auto& entry : pools_.entries()) result.push_back(entry.second);
+  return result;
+}
+
+std::vector<Node*> State::RootNodes(std::string* err) const {
+  std::vector<Node*> roots;
+  for (const Edge* edge : edges_) {
+    for (Node* output : edge->outputs) {
+      if (output->out_edges.empty()) roots.push_back(output);
+    }
+  }
+  if (!edges_.empty() && roots.empty()) *err = "could not determine root nodes of build graph";
+  return roots;
+}
+
+std::vector<Node*> State::DefaultNodes(std::string* err) const {
+  return defaults_.empty() ? RootNodes(err) : defaults_;
+}
+
+void State::Reset() {
+  for (Node& node : nodes_) node.ResetState();
+  for (Edge* edge : edges_) {
+    edge->outputs_ready = false;
+    edge->deps_loaded = false;
+    edge->mark = Edge::Visit::kNone;
+  }
+}
+
+Scope* State::NewScope(Scope* parent) {
+  scopes_.emplace_back(parent);
+  return &scopes_.back();
+}
+
+Rule* State::NewRule(std::string_view name) {
+  rules_.emplace_back(arena_.Copy(name));
+  return &rules_.back();
+}
+
+Pool* State::NewPool(std::string_view name, int depth) {
+  pool_storage_.emplace_back(arena_.Copy(name), depth);
+  return &pool_storage_.back();
+}
+
+}  // namespace ronin

@@ -1,0 +1,85 @@
+// Everything the manifest declares: interned nodes, edges, pools, the root
+// scope and the default targets. Owns all of it; pointers stay valid for
+// the State's lifetime.
+#ifndef RONIN_STATE_H_
+#define RONIN_STATE_H_
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "arena.h"
+#include "eval.h"
+#include "graph.h"
+
+namespace ronin {
+
+// The built-in "phony" rule: no command, outputs are aliases.
+extern const Rule kPhonyRule;
+
+class State {
+ public:
+  State();
+  State(const State&) = delete;
+  State& operator=(const State&) = delete;
+
+  // Interns a canonical path.
+  Node* GetNode(std::string_view path);
+  Node* LookupNode(std::string_view path) const;
+  // The node whose path is closest to `path` (edit distance <= 3), if any.
+  Node* SpellcheckNode(std::string_view path) const;
+
+  Edge* AddEdge(const Rule* rule, Scope* env);
+  // Connects an output; fails on a second producer ("multiple rules generate").
+  bool AddOut(Edge* edge, std::string_view path, std::string* err);
+  void AddIn(Edge* edge, std::string_view path);
+  void AddValidation(Edge* edge, std::string_view path);
+  bool AddDefault(std::string_view path, std::string* err);
+
+  void AddPool(Pool* pool) { pools_.Set(pool->name, pool); }
+  Pool* LookupPool(std::string_view name) const;
+  Pool* default_pool() { return &default_pool_; }
+  Pool* console_pool() { return &console_pool_; }
+
+  // Outputs that are nobody's input, in manifest order.
+  std::vector<Node*> RootNodes(std::string* err) const;
+  // `default` targets if any, else the root nodes.
+  std::vector<Node*> DefaultNodes(std::string* err) const;
+
+  // Forgets everything learned from the disk (mtimes, dirtiness).
+  void Reset();
+
+  Scope* root_scope() { return &root_scope_; }
+  Arena* arena() { return &arena_; }
+  // A new scope owned by this State (subninja files, edge bindings).
+  Scope* NewScope(Scope* parent);
+  Rule* NewRule(std::string_view name);
+  Pool* NewPool(std::string_view name, int depth);
+
+  const std::vector<Edge*>& edges() const { return edges_; }
+  const std::deque<Node>& nodes() const { return nodes_; }
+  const std::vector<Node*>& defaults() const { return defaults_; }
+  std::vector<Pool*> pools() const;
+
+ private:
+  Arena arena_;
+  std::deque<Node> nodes_;
+  std::unordered_map<std::string_view, Node*> paths_;
+  std::deque<Edge> edge_storage_;
+  std::vector<Edge*> edges_;
+  std::deque<Scope> scopes_;
+  std::deque<Rule> rules_;
+  std::deque<Pool> pool_storage_;
+  SmallMap<Pool*> pools_;
+  Pool default_pool_;
+  Pool console_pool_;
+  Scope root_scope_;
+  std::vector<Node*> defaults_;
+};
+
+}  // namespace ronin
+
+#endif  // RONIN_STATE_H_

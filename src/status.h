@@ -1,0 +1,92 @@
+// The build's progress report: "[f/t] description" lines formatted by
+// NINJA_STATUS, each command's output printed whole after its line, the
+// FAILED block, and the time prediction behind %E, %W and %P.
+#ifndef RONIN_STATUS_H_
+#define RONIN_STATUS_H_
+
+#include <cstdint>
+#include <queue>
+#include <string>
+
+#include "line_printer.h"
+#include "subprocess.h"
+
+namespace ronin {
+
+struct Edge;
+
+struct BuildConfig {
+  enum class Verbosity { kQuiet, kNoStatusUpdate, kNormal, kVerbose };
+  Verbosity verbosity = Verbosity::kNormal;
+  bool dry_run = false;
+  int parallelism = 1;
+  bool parallelism_from_cmdline = false;
+  int failures_allowed = 1;
+  double max_load_average = -0.0;  // <= 0: no limit
+  bool keep_depfile = false;
+  bool keep_rsp = false;
+  bool explain = false;
+};
+
+class Status {
+ public:
+  virtual ~Status() = default;
+  virtual void EdgeAddedToPlan(const Edge* edge) = 0;
+  virtual void EdgeRemovedFromPlan(const Edge* edge) = 0;
+  virtual void BuildEdgeStarted(const Edge* edge, int64_t start_time_millis) = 0;
+  virtual void BuildEdgeFinished(const Edge* edge, int64_t start_time_millis, int64_t end_time_millis,
+                                 ExitStatus exit_code, const std::string& output) = 0;
+  virtual void BuildStarted() = 0;
+  virtual void BuildFinished() = 0;
+};
+
+class StatusPrinter : public Status {
+ public:
+  explicit StatusPrinter(const BuildConfig& config);
+
+  void EdgeAddedToPlan(const Edge* edge) override;
+  void EdgeRemovedFromPlan(const Edge* edge) override;
+  void BuildEdgeStarted(const Edge* edge, int64_t start_time_millis) override;
+  void BuildEdgeFinished(const Edge* edge, int64_t start_time_millis, int64_t end_time_millis,
+                         ExitStatus exit_code, const std::string& output) override;
+  void BuildStarted() override;
+  void BuildFinished() override;
+
+  // Expands NINJA_STATUS placeholders (%s %t %p ...); fatal on unknown ones.
+  std::string FormatProgressStatus(const char* format, int64_t time_millis) const;
+
+ private:
+  void PrintStatus(const Edge* edge, int64_t time_millis);
+  void RecalculateProgressPrediction();
+
+  // Finish rate over the last N (= -j) completions, for %c.
+  class SlidingRate {
+   public:
+    explicit SlidingRate(int n) : n_(n) {}
+    double rate() const { return rate_; }
+    void Update(int hint, int64_t time_millis);
+
+   private:
+    double rate_ = -1;
+    size_t n_;
+    int last_hint_ = -1;
+    std::queue<int64_t> times_;
+  };
+
+  const BuildConfig& config_;
+  LinePrinter printer_;
+  const char* status_format_;
+  int started_edges_ = 0, finished_edges_ = 0, total_edges_ = 0, running_edges_ = 0;
+  int64_t time_millis_ = 0;
+  // For the time prediction: edges with and without a previous duration.
+  int predictable_edges_total_ = 0, predictable_edges_remaining_ = 0;
+  int64_t predictable_millis_total_ = 0, predictable_millis_remaining_ = 0;
+  int unpredictable_edges_remaining_ = 0;
+  int64_t cpu_time_millis_ = 0;
+  double time_predicted_fraction_ = 0.0;
+  mutable SlidingRate current_rate_;
+};
+
+}  // namespace ronin
+
+#endif  // RONIN_STATUS_H_

@@ -1,0 +1,250 @@
+#include "subprocess.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "util.h"
+
+extern char** environ;
+
+namespace ronin {
+
+namespace {
+volatile sig_atomic_t g_interrupted = 0;
+volatile sig_atomic_t g_child_exited = 0;
+}  // namespace
+
+void SubprocessSet::SetInterruptedFlag(int signum) { g_interrupted = signum; }
+void SubprocessSet::SetChildExitedFlag(int) { g_child_exited = 1; }
+
+Subprocess::~Subprocess() {
+  if (fd_ >= 0) close(fd_);
+  // Never leave a zombie (or a still-running job) behind unaccounted.
+  if (pid_ != -1 && !exited_) Finish();
+}
+
+bool Subprocess::Start(SubprocessSet* set, const std::string& command) {
+  int pipe_fds[2] = {-1, -1};
+  if (!use_console_) {
+    if (pipe2(pipe_fds, O_CLOEXEC) < 0) Fatal("pipe: %s", strerror(errno));
+    fd_ = pipe_fds[0];
+    fcntl(fd_, F_SETFL, fcntl(fd_, F_GETFL) | O_NONBLOCK);
+  }
+
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  if (posix_spawn_file_actions_init(&actions) != 0 || posix_spawnattr_init(&attr) != 0)
+    Fatal("posix_spawn init: %s", strerror(errno));
+
+  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+  // The child starts with the signal mask ninja itself was started with,
+  // and the signals ninja catches back at their defaults.
+  posix_spawnattr_setsigmask(&attr, &set->old_mask());
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  sigaddset(&defaults, SIGHUP);
+  sigaddset(&defaults, SIGCHLD);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  if (!use_console_) {
+    // Its own process group, so a terminal's Ctrl-C reaches only ninja,
+    // which then decides what to forward.
+    flags |= POSIX_SPAWN_SETPGROUP;
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
+  }
+#ifdef POSIX_SPAWN_USEVFORK
+  flags |= POSIX_SPAWN_USEVFORK;
+#endif
+  posix_spawnattr_setflags(&attr, flags);
+
+  const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
+  int result = posix_spawn(&pid_, "/bin/sh", &actions, &attr, const_cast<char**>(argv), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (!use_console_) close(pipe_fds[1]);
+  if (result != 0) {
+    pid_ = -1;
+    errno = result;
+    return false;
+  }
+  return true;
+}
+
+void Subprocess::ReadAvailable() {
+  char buffer[64 * 1024];
+  while (fd_ >= 0) {
+    ssize_t n = read(fd_, buffer, sizeof(buffer));
+    if (n > 0) {
+      output_.append(buffer, n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return;
+    // End of file (or an error): nothing more will come.
+    close(fd_);
+    fd_ = -1;
+  }
+}
+
+void Subprocess::CheckExited() {
+  if (exited_ || pid_ == -1) return;
+  int status;
+  pid_t result = waitpid(pid_, &status, WNOHANG);
+  if (result == pid_) {
+    exited_ = true;
+    wait_status_ = status;
+  }
+}
+
+bool Subprocess::Done() const {
+  // Console jobs end when the process exits. Piped jobs end at end of file,
+  // or once the process has exited and its output is drained: background
+  // children that keep the pipe open must not hang the build.
+  if (use_console_) return exited_;
+  return fd_ < 0 || exited_;
+}
+
+ExitStatus Subprocess::Finish() {
+  if (!exited_) {
+    int status;
+    while (waitpid(pid_, &status, 0) < 0) {
+      if (errno != EINTR) Fatal("waitpid(%d): %s", pid_, strerror(errno));
+    }
+    exited_ = true;
+    wait_status_ = status;
+  }
+  int status = wait_status_;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) {
+    int signal = WTERMSIG(status);
+    if (signal == SIGINT || signal == SIGTERM || signal == SIGHUP) return kExitInterrupted;
+  }
+  return status + 128;
+}
+
+SubprocessSet::SubprocessSet() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  sigaddset(&set, SIGCHLD);
+  if (sigprocmask(SIG_BLOCK, &set, &old_mask_) < 0) Fatal("sigprocmask: %s", strerror(errno));
+
+  struct sigaction act;
+  memset(&act, 0, sizeof(act));
+  act.sa_handler = SetInterruptedFlag;
+  if (sigaction(SIGINT, &act, &old_int_act_) < 0 || sigaction(SIGTERM, &act, &old_term_act_) < 0 ||
+      sigaction(SIGHUP, &act, &old_hup_act_) < 0)
+    Fatal("sigaction: %s", strerror(errno));
+  act.sa_handler = SetChildExitedFlag;
+  act.sa_flags = SA_NOCLDSTOP;
+  if (sigaction(SIGCHLD, &act, &old_chld_act_) < 0) Fatal("sigaction: %s", strerror(errno));
+  g_interrupted = 0;
+}
+
+SubprocessSet::~SubprocessSet() {
+  Clear();
+  sigaction(SIGINT, &old_int_act_, nullptr);
+  sigaction(SIGTERM, &old_term_act_, nullptr);
+  sigaction(SIGHUP, &old_hup_act_, nullptr);
+  sigaction(SIGCHLD, &old_chld_act_, nullptr);
+  sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
+}
+
+Subprocess* SubprocessSet::Add(const std::string& command, bool use_console) {
+  Subprocess* subprocess = new Subprocess(use_console);
+  if (!subprocess->Start(this, command)) {
+    delete subprocess;
+    return nullptr;
+  }
+  running_.push_back(subprocess);
+  return subprocess;
+}
+
+void SubprocessSet::HandlePendingInterruption() {
+  sigset_t pending;
+  sigemptyset(&pending);
+  if (sigpending(&pending) == -1) return;
+  if (sigismember(&pending, SIGINT))
+    interrupted_ = SIGINT;
+  else if (sigismember(&pending, SIGTERM))
+    interrupted_ = SIGTERM;
+  else if (sigismember(&pending, SIGHUP))
+    interrupted_ = SIGHUP;
+}
+
+bool SubprocessSet::DoWork() {
+  std::vector<pollfd> fds;
+  std::vector<Subprocess*> polled;
+  for (Subprocess* subprocess : running_) {
+    if (subprocess->fd_ < 0) continue;
+    fds.push_back({subprocess->fd_, POLLIN | POLLPRI, 0});
+    polled.push_back(subprocess);
+  }
+
+  // Children that exited before we started waiting would not wake ppoll.
+  bool check_exits = true;
+  if (!g_child_exited) {
+    g_interrupted = 0;
+    int ret = ppoll(fds.data(), fds.size(), nullptr, &old_mask_);
+    if (ret == -1 && errno != EINTR) Fatal("ppoll: %s", strerror(errno));
+    interrupted_ = g_interrupted;
+    HandlePendingInterruption();
+    if (IsInterrupted()) return true;
+    for (size_t i = 0; ret > 0 && i < fds.size(); ++i) {
+      if (fds[i].revents) polled[i]->ReadAvailable();
+    }
+    check_exits = g_child_exited;
+  }
+  if (check_exits) {
+    g_child_exited = 0;
+    for (Subprocess* subprocess : running_) {
+      subprocess->CheckExited();
+      // Whatever the exited process wrote is in the pipe already.
+      if (subprocess->exited_) subprocess->ReadAvailable();
+    }
+  }
+
+  for (auto it = running_.begin(); it != running_.end();) {
+    if ((*it)->Done()) {
+      finished_.push_back(*it);
+      it = running_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return IsInterrupted();
+}
+
+std::unique_ptr<Subprocess> SubprocessSet::NextFinished() {
+  if (finished_.empty()) return nullptr;
+  std::unique_ptr<Subprocess> subprocess(finished_.front());
+  finished_.pop_front();
+  return subprocess;
+}
+
+void SubprocessSet::Clear() {
+  // Console jobs share our process group: the terminal already signalled them.
+  for (Subprocess* subprocess : running_) {
+    if (!subprocess->use_console_ && interrupted_ && !subprocess->exited_)
+      kill(-subprocess->pid_, interrupted_);
+  }
+  for (Subprocess* subprocess : running_) delete subprocess;
+  running_.clear();
+  for (Subprocess* subprocess : finished_) delete subprocess;
+  finished_.clear();
+}
+
+}  // namespace ronin

@@ -1,0 +1,88 @@
+// Running commands: each non-console job gets its own process group, stdin
+// from /dev/null and one pipe for stdout+stderr; one ppoll() loop collects
+// output and exits. Signals (SIGINT/SIGTERM/SIGHUP) are blocked except
+// while waiting, so an interrupt is always noticed at a safe point.
+#ifndef RONIN_SUBPROCESS_H_
+#define RONIN_SUBPROCESS_H_
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ronin {
+
+// A command's exit status as Ninja reports it: the exit code, 130 for an
+// interrupt, or the raw wait status + 128 for other signals.
+using ExitStatus = int;
+constexpr ExitStatus kExitSuccess = 0;
+constexpr ExitStatus kExitFailure = 1;
+constexpr ExitStatus kExitInterrupted = 130;
+
+class SubprocessSet;
+
+class Subprocess {
+ public:
+  ~Subprocess();
+  // Waits for the process if needed and maps its status.
+  ExitStatus Finish();
+  bool Done() const;
+  const std::string& output() const { return output_; }
+  bool use_console() const { return use_console_; }
+  pid_t pid() const { return pid_; }
+
+ private:
+  friend class SubprocessSet;
+  explicit Subprocess(bool use_console) : use_console_(use_console) {}
+  bool Start(SubprocessSet* set, const std::string& command);
+  // Reads what the pipe holds now; closes it at end of file.
+  void ReadAvailable();
+  // Notes the exit if the process has ended (non-blocking).
+  void CheckExited();
+
+  std::string output_;
+  int fd_ = -1;
+  pid_t pid_ = -1;
+  bool use_console_;
+  bool exited_ = false;
+  int wait_status_ = 0;
+};
+
+class SubprocessSet {
+ public:
+  SubprocessSet();
+  ~SubprocessSet();
+
+  // Starts a command via /bin/sh -c; null if it could not be spawned.
+  Subprocess* Add(const std::string& command, bool use_console = false);
+  // Waits for output, exits or a signal. True if interrupted.
+  bool DoWork();
+  // A finished subprocess (ownership to the caller), or null.
+  std::unique_ptr<Subprocess> NextFinished();
+  // Forwards the interrupting signal to every job, then waits for them.
+  void Clear();
+
+  size_t running_count() const { return running_.size(); }
+  size_t finished_count() const { return finished_.size(); }
+  int interrupted() const { return interrupted_; }
+  const sigset_t& old_mask() const { return old_mask_; }
+
+ private:
+  bool IsInterrupted() const { return interrupted_ != 0; }
+  void HandlePendingInterruption();
+  static void SetInterruptedFlag(int signum);
+  static void SetChildExitedFlag(int signum);
+
+  std::vector<Subprocess*> running_;
+  std::deque<Subprocess*> finished_;
+  int interrupted_ = 0;
+  sigset_t old_mask_;
+  struct sigaction old_int_act_, old_term_act_, old_hup_act_, old_chld_act_;
+};
+
+}  // namespace ronin
+
+#endif  // RONIN_SUBPROCESS_H_

@@ -1,0 +1,274 @@
+#include "util.h"
+
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace ronin {
+
+namespace {
+
+void PrintDiagnostic(FILE* stream, const char* prefix, const char* format, va_list ap) {
+  // Flush stdout first so that our messages interleave correctly with the
+  // status lines printed there.
+  fflush(stdout);
+  fputs(prefix, stream);
+  vfprintf(stream, format, ap);
+  fputc('\n', stream);
+}
+
+}  // namespace
+
+void Fatal(const char* format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  PrintDiagnostic(stderr, "ninja: fatal: ", format, ap);
+  va_end(ap);
+  fflush(stderr);
+  // Skip static destructors and atexit handlers: a fatal error can happen
+  // while the build graph is half-built.
+  _exit(1);
+}
+
+void Warning(const char* format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  PrintDiagnostic(stderr, "ninja: warning: ", format, ap);
+  va_end(ap);
+}
+
+void Error(const char* format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  PrintDiagnostic(stderr, "ninja: error: ", format, ap);
+  va_end(ap);
+}
+
+void Info(const char* format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  fputs("ninja: ", stdout);
+  vfprintf(stdout, format, ap);
+  fputc('\n', stdout);
+  va_end(ap);
+  fflush(stdout);
+}
+
+std::string StringPrintf(const char* format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  char small[256];
+  int n = vsnprintf(small, sizeof(small), format, ap);
+  va_end(ap);
+  if (n < 0) return std::string();
+  if (static_cast<size_t>(n) < sizeof(small)) return std::string(small, n);
+  std::string big(n, '\0');
+  va_start(ap, format);
+  vsnprintf(&big[0], n + 1, format, ap);
+  va_end(ap);
+  return big;
+}
+
+size_t CanonicalizePath(char* path, size_t len) {
+  if (len == 0) return 0;
+  const char* in = path;
+  const char* end = path + len;
+  char* out = path;
+  if (*in == '/') {
+    *out++ = '/';
+    ++in;
+  }
+  // Components before `base` (the root, or leading ".." runs) can never be
+  // folded away by a later "..".
+  char* base = out;
+  while (in < end) {
+    const char* sep = static_cast<const char*>(memchr(in, '/', end - in));
+    if (!sep) sep = end;
+    size_t n = sep - in;
+    bool is_dot = n == 1 && in[0] == '.';
+    bool is_dotdot = n == 2 && in[0] == '.' && in[1] == '.';
+    if (n == 0 || is_dot) {
+      // Empty or "." component: nothing to keep.
+    } else if (is_dotdot && out > base) {
+      // Drop the last kept component together with its separator.
+      while (out > base && out[-1] != '/') --out;
+      if (out > base) --out;
+    } else {
+      if (out > path && out[-1] != '/') *out++ = '/';
+      memmove(out, in, n);
+      out += n;
+      if (is_dotdot) base = out;
+    }
+    in = sep + 1;
+  }
+  if (out == path) {
+    *out++ = '.';
+  }
+  return out - path;
+}
+
+void CanonicalizePath(std::string* path) {
+  if (path->empty()) return;
+  path->resize(CanonicalizePath(&(*path)[0], path->size()));
+}
+
+static bool IsShellSafeChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '_' || c == '+' || c == '-' || c == '.' || c == '/';
+}
+
+bool IsShellSafe(std::string_view text) {
+  for (char c : text)
+    if (!IsShellSafeChar(c)) return false;
+  return true;
+}
+
+void AppendShellEscaped(std::string_view text, std::string* out) {
+  if (IsShellSafe(text)) {
+    out->append(text);
+    return;
+  }
+  // Single quotes protect everything but a single quote, which becomes '\''.
+  out->push_back('\'');
+  for (char c : text) {
+    if (c == '\'')
+      out->append("'\\''");
+    else
+      out->push_back(c);
+  }
+  out->push_back('\'');
+}
+
+int EditDistance(std::string_view a, std::string_view b, int max_distance) {
+  // Two-row dynamic programming over b; rows indexed by a.
+  std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<int>(j);
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = static_cast<int>(i);
+    int row_best = cur[0];
+    for (size_t j = 1; j <= b.size(); ++j) {
+      int substitute = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({substitute, prev[j] + 1, cur[j - 1] + 1});
+      row_best = std::min(row_best, cur[j]);
+    }
+    if (max_distance > 0 && row_best > max_distance) return max_distance + 1;
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string_view SpellcheckString(std::string_view text, const std::vector<std::string_view>& words) {
+  const int kMaxValidEditDistance = 3;
+  int best = kMaxValidEditDistance + 1;
+  std::string_view result;
+  for (std::string_view word : words) {
+    int distance = EditDistance(word, text, kMaxValidEditDistance);
+    if (distance < best) {
+      best = distance;
+      result = word;
+    }
+  }
+  return result;
+}
+
+std::string StripAnsiEscapeCodes(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\33') {
+      out.push_back(text[i]);
+      continue;
+    }
+    // Only CSI sequences ("ESC [ params final") are recognised.
+    if (i + 1 >= text.size()) break;
+    if (text[i + 1] != '[') continue;
+    i += 2;
+    while (i < text.size() && !(text[i] >= 0x40 && text[i] <= 0x7e)) ++i;
+  }
+  return out;
+}
+
+namespace {
+
+// CPU quota from a cgroup v2 "cpu.max" or v1 "cpu.cfs_{quota,period}_us".
+int CgroupCpuLimit() {
+  std::ifstream cgroups("/proc/self/cgroup");
+  std::string line;
+  std::string v2_path, v1_path;
+  while (std::getline(cgroups, line)) {
+    size_t first = line.find(':');
+    size_t second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    std::string controllers = line.substr(first + 1, second - first - 1);
+    std::string path = line.substr(second + 1);
+    if (line.compare(0, first, "0") == 0 && controllers.empty()) v2_path = path;
+    std::stringstream list(controllers);
+    std::string controller;
+    while (std::getline(list, controller, ','))
+      if (controller == "cpu") v1_path = path;
+  }
+  auto read_file = [](const std::string& name) {
+    std::ifstream f(name);
+    std::string contents;
+    std::getline(f, contents);
+    return contents;
+  };
+  if (!v2_path.empty() || v1_path.empty()) {
+    std::string max = read_file("/sys/fs/cgroup" + v2_path + "/cpu.max");
+    long long quota = 0, period = 0;
+    if (sscanf(max.c_str(), "%lld %lld", &quota, &period) == 2 && period > 0)
+      return static_cast<int>(quota / period);
+  }
+  if (!v1_path.empty()) {
+    for (const char* mount : {"/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"}) {
+      std::string quota = read_file(std::string(mount) + v1_path + "/cpu.cfs_quota_us");
+      std::string period = read_file(std::string(mount) + v1_path + "/cpu.cfs_period_us");
+      if (quota.empty() || period.empty()) continue;
+      long long q = atoll(quota.c_str()), p = atoll(period.c_str());
+      if (q > 0 && p > 0) return static_cast<int>(q / p);
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+int GetProcessorCount() {
+  int count = -1;
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) count = CPU_COUNT(&set);
+  int quota = CgroupCpuLimit();
+  if (quota >= 0 && (count < 0 || quota < count)) count = quota;
+  if (count < 0) count = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  return count;
+}
+
+double GetLoadAverage() {
+  double load[3];
+  if (getloadavg(load, 3) < 0) return -0.0;
+  return load[0];
+}
+
+std::string_view DirName(std::string_view path) {
+  size_t slash = path.find_last_of('/');
+  if (slash == std::string_view::npos) return std::string_view();
+  // Keep the root of absolute paths; drop runs of slashes.
+  while (slash > 0 && path[slash - 1] == '/') --slash;
+  return path.substr(0, slash == 0 ? 1 : slash);
+}
+
+int64_t MonotonicMillis() {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1000000;
+}
+
+}  // namespace ronin

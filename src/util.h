@@ -1,0 +1,55 @@
+// Small helpers shared by every module: diagnostics, path canonicalisation,
+// shell quoting, spelling suggestions and facts about the machine.
+#ifndef RONIN_UTIL_H_
+#define RONIN_UTIL_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ronin {
+
+// File modification time in nanoseconds since the epoch; 0 = missing, -1 = unknown or error.
+using TimeStamp = int64_t;
+
+// Diagnostics in Ninja's exact shape. Fatal exits with status 1.
+[[noreturn]] void Fatal(const char* format, ...) __attribute__((format(printf, 1, 2)));
+void Warning(const char* format, ...) __attribute__((format(printf, 1, 2)));
+void Error(const char* format, ...) __attribute__((format(printf, 1, 2)));
+void Info(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+// Lexical path canonicalisation as Ninja does it: drops "." and empty
+// components, folds "x/.." where possible, keeps leading "..", strips a
+// trailing slash. No symlink resolution. Returns the new length (in place).
+size_t CanonicalizePath(char* path, size_t len);
+void CanonicalizePath(std::string* path);
+
+// Appends `text` quoted for a POSIX shell, only if it needs quoting.
+void AppendShellEscaped(std::string_view text, std::string* out);
+bool IsShellSafe(std::string_view text);
+
+// Levenshtein distance with an early exit once `max_distance` is exceeded.
+int EditDistance(std::string_view a, std::string_view b, int max_distance);
+// The closest of `words` to `text` within edit distance 3, or empty.
+std::string_view SpellcheckString(std::string_view text, const std::vector<std::string_view>& words);
+
+// Removes ANSI CSI escape sequences (colours) from command output.
+std::string StripAnsiEscapeCodes(std::string_view text);
+
+// Number of CPUs this process may use (affinity and cgroup quota included).
+int GetProcessorCount();
+// 1-minute load average, or a negative number if unknown.
+double GetLoadAverage();
+
+// Directory part of a path ("" when there is none).
+std::string_view DirName(std::string_view path);
+
+std::string StringPrintf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+// Milliseconds of a monotonic clock.
+int64_t MonotonicMillis();
+
+}  // namespace ronin
+
+#endif  // RONIN_UTIL_H_
