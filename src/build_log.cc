@@ -85,9 +85,10 @@ BuildLog::Entry* BuildLog::FindOrAdd(std::string_view output) {
   return entry;
 }
 
-void BuildLog::ParseLines(char* begin, char* end, bool legacy) {
+size_t BuildLog::ParseLines(char* begin, char* end, bool legacy) {
   // Each line: start \t end \t mtime \t path \t hash. Lines with fewer
   // fields are skipped; a last line without '\n' was cut short and is ignored.
+  size_t parsed = 0;
   char* line = begin;
   while (line < end) {
     char* newline = static_cast<char*>(memchr(line, '\n', end - line));
@@ -111,10 +112,11 @@ void BuildLog::ParseLines(char* begin, char* end, bool legacy) {
       entry->mtime = strtoll(fields[2], nullptr, 10);
       entry->command_hash = strtoull(fields[4], nullptr, 16);
       entry->legacy_hash = legacy;
-      ++live_bytes_;
+      ++parsed;
     }
     line = newline + 1;
   }
+  return parsed;
 }
 
 BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err) {
@@ -137,9 +139,14 @@ BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err) {
     return LoadStatus::kSuccess;
   }
   bool legacy = version < kCurrentVersion;
-  live_bytes_ = 0;
-  ParseLines(&contents[0], &contents[0] + contents.size(), legacy);
-  size_t total = live_bytes_;
+  // A crash can leave a partial last line; cut it so appends start cleanly.
+  if (contents.back() != '\n') {
+    size_t keep = contents.rfind('\n');
+    if (truncate(path.c_str(), keep == std::string::npos ? 0 : keep + 1) < 0) {
+      // Harmless: the partial line is ignored on every load.
+    }
+  }
+  size_t total = ParseLines(&contents[0], &contents[0] + contents.size(), legacy);
   size_t unique = by_output_.size();
   needs_upgrade_ = legacy;
   loaded_version_ = version;
@@ -150,13 +157,6 @@ BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err) {
   if (total > kMinCompactionEntryCount && total > unique * kCompactionRatio)
     needs_recompaction_ = true;
 
-  // A crash can leave a partial last line; cut it so appends start cleanly.
-  if (contents.back() != '\n') {
-    size_t keep = contents.rfind('\n');
-    if (truncate(path.c_str(), keep == std::string::npos ? 0 : keep + 1) < 0) {
-      // Harmless: the partial line is ignored on every load.
-    }
-  }
   return LoadStatus::kSuccess;
 }
 
@@ -195,6 +195,8 @@ bool BuildLog::WriteEntry(FILE* file, const Entry& entry) {
 
 bool BuildLog::RecordCommand(Edge* edge, int start_time, int end_time, TimeStamp mtime) {
   uint64_t hash = HashCommand(edge->EvaluateCommand(true));
+  // Opening may first rewrite the whole log (an old version's upgrade).
+  if (!OpenForWriteIfNeeded()) return false;
   for (Node* output : edge->outputs) {
     Entry* entry = FindOrAdd(output->path);
     entry->command_hash = hash;
@@ -202,7 +204,6 @@ bool BuildLog::RecordCommand(Edge* edge, int start_time, int end_time, TimeStamp
     entry->start_time = start_time;
     entry->end_time = end_time;
     entry->mtime = mtime;
-    if (!OpenForWriteIfNeeded()) return false;
     if (file_) {
       if (!WriteEntry(file_, *entry)) return false;
       if (fflush(file_) != 0) return false;

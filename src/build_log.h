@@ -86,7 +86,8 @@ class BuildLog {
   bool IsLive(const Entry& entry) const;
   bool OpenForWriteIfNeeded();
   bool WriteAll(FILE* file, const BuildLogUser* user);
-  void ParseLines(char* begin, char* end, bool legacy);
+  // Parses entry lines in place; returns how many there were.
+  size_t ParseLines(char* begin, char* end, bool legacy);
   static bool WriteEntry(FILE* file, const Entry& entry);
 
   Arena arena_;
@@ -98,7 +99,6 @@ class BuildLog {
   bool needs_recompaction_ = false;
   bool needs_upgrade_ = false;
   int loaded_version_ = kCurrentVersion;
-  size_t live_bytes_ = 0;
 };
 
 }  // namespace ronin

@@ -48,6 +48,8 @@ bool ReadFileBytes(const std::string& path, std::string* contents) {
 }  // namespace
 
 DepsLog::Deps* DepsLog::NewDeps(TimeStamp mtime, int count) {
+  // Deps and their node arrays come from large blocks: millions of small
+  // records would otherwise mean millions of allocations.
   const size_t kDepsPerBlock = 4096;
   const size_t kNodesPerBlock = 64 * 1024;
   if (deps_block_left_ == 0) {
@@ -58,19 +60,19 @@ DepsLog::Deps* DepsLog::NewDeps(TimeStamp mtime, int count) {
   deps->mtime = mtime;
   deps->node_count = count;
   size_t needed = static_cast<size_t>(count);
-  if (needed > kNodesPerBlock / 8) {
-    node_blocks_.emplace_back(new Node*[needed]);
-    deps->nodes = node_blocks_.back().get();
-    // Keep the current block for small arrays.
-    if (node_blocks_.size() > 1) std::swap(node_blocks_.back(), node_blocks_[node_blocks_.size() - 2]);
-    return deps;
+  if (needed == 0) {
+    deps->nodes = nullptr;
+  } else if (needed > kNodesPerBlock / 8) {
+    big_node_arrays_.emplace_back(new Node*[needed]);
+    deps->nodes = big_node_arrays_.back().get();
+  } else {
+    if (node_block_left_ < needed) {
+      node_blocks_.emplace_back(new Node*[kNodesPerBlock]);
+      node_block_left_ = kNodesPerBlock;
+    }
+    deps->nodes = node_blocks_.back().get() + (kNodesPerBlock - node_block_left_);
+    node_block_left_ -= needed;
   }
-  if (node_block_left_ < needed) {
-    node_blocks_.emplace_back(new Node*[kNodesPerBlock]);
-    node_block_left_ = kNodesPerBlock;
-  }
-  deps->nodes = node_blocks_.back().get() + (kNodesPerBlock - node_block_left_);
-  node_block_left_ -= needed;
   return deps;
 }
 
@@ -293,6 +295,8 @@ bool DepsLog::RecordDeps(Node* node, TimeStamp mtime, int count, Node* const* de
 }
 
 void DepsLog::Close() {
+  // Like Ninja, an opened log exists afterwards even if nothing was recorded.
+  OpenForWriteIfNeeded();
   if (file_) fclose(file_);
   file_ = nullptr;
 }
@@ -309,10 +313,6 @@ bool DepsLog::Recompact(const std::string& path, std::string* err) {
 
   DepsLog fresh;
   if (!fresh.OpenForWrite(temp_path, err)) return false;
-  if (!fresh.OpenForWriteIfNeeded()) {  // the header, even if no entry is live
-    *err = strerror(errno);
-    return false;
-  }
   for (Node* node : nodes_) node->deps_log_id = -1;
   for (size_t old_id = 0; old_id < deps_.size(); ++old_id) {
     Deps* deps = deps_[old_id];
@@ -330,6 +330,7 @@ bool DepsLog::Recompact(const std::string& path, std::string* err) {
   nodes_.swap(fresh.nodes_);
   deps_blocks_.swap(fresh.deps_blocks_);
   node_blocks_.swap(fresh.node_blocks_);
+  big_node_arrays_.swap(fresh.big_node_arrays_);
   std::swap(deps_block_left_, fresh.deps_block_left_);
   std::swap(node_block_left_, fresh.node_block_left_);
   if (rename(temp_path.c_str(), path.c_str()) < 0) {

@@ -67,6 +67,7 @@ class DepsLog {
   std::vector<Deps*> deps_;   // by output id; null when none
   std::vector<std::unique_ptr<Deps[]>> deps_blocks_;
   std::vector<std::unique_ptr<Node*[]>> node_blocks_;
+  std::vector<std::unique_ptr<Node*[]>> big_node_arrays_;
   size_t deps_block_left_ = 0;
   size_t node_block_left_ = 0;
   FILE* file_ = nullptr;

@@ -172,9 +172,6 @@ bool ParseDyndepFile(State* state, DiskInterface* disk, const std::string& path,
 
 bool DyndepLoader::LoadDyndeps(Node* node, DyndepFile* file, std::string* err) const {
   node->dyndep_pending = false;
-  for (Edge* edge : node->out_edges) {
-    if (edge->dyndep == node) explanations_->Record(edge, "loading dyndep file '%s'", std::string(node->path).c_str());
-  }
   if (!ParseDyndepFile(state_, disk_, std::string(node->path), file, err)) return false;
 
   for (Edge* edge : node->out_edges) {

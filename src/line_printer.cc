@@ -34,14 +34,14 @@ std::string ElideMiddle(std::string_view text, size_t width) {
     ++i;
   }
   if (visible.size() <= width) return std::string(text);
-  if (width <= 3) return std::string(width, '.');
+  if (width < 3) return std::string(width, '.');
 
-  size_t keep = (width - 3) / 2;
-  // Prefix: everything before the (keep)th visible character; suffix:
-  // everything from the last `keep` visible characters on. Escapes in the
-  // dropped middle are kept so colours stay balanced.
-  size_t prefix_end = visible[keep];
-  size_t suffix_begin = visible[visible.size() - keep];
+  // Keep the start and the (slightly longer) end around "...". Escapes in
+  // the dropped middle are kept so colours stay balanced.
+  size_t keep_prefix = (width - 3) / 2;
+  size_t keep_suffix = width - 3 - keep_prefix;
+  size_t prefix_end = visible[keep_prefix];
+  size_t suffix_begin = keep_suffix ? visible[visible.size() - keep_suffix] : text.size();
   std::string result(text.substr(0, prefix_end));
   result += "...";
   for (size_t i = prefix_end; i < suffix_begin;) {

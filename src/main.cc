@@ -226,10 +226,13 @@ int RealMain(int argc, char** argv) {
   // A manifest that rebuilds itself is reloaded; bound the loop.
   const int kCycleLimit = 100;
   for (int cycle = 1; cycle <= kCycleLimit; ++cycle) {
-    NinjaMain ninja(ninja_command, config);
+    // Not freed when the run ends (tearing down a large graph is wasted
+    // time); only a regeneration round destroys its state, which closes the
+    // logs (and, as in Ninja, leaves a .ninja_deps behind).
+    NinjaMain* ninja = new NinjaMain(ninja_command, config);
     ManifestParserOptions parser_options;
     parser_options.phony_cycle_is_error = options.phony_cycle_should_err;
-    ManifestParser parser(&ninja.state_, &ninja.disk_, parser_options);
+    ManifestParser parser(&ninja->state_, &ninja->disk_, parser_options);
     std::string err;
     {
       METRIC_RECORD(".ninja parse");
@@ -240,17 +243,18 @@ int RealMain(int argc, char** argv) {
     }
 
     if (options.tool && options.tool->when == Tool::kRunAfterLoad)
-      return options.tool->run(&ninja, &options, argc, argv);
+      return options.tool->run(ninja, &options, argc, argv);
 
-    if (!ninja.EnsureBuildDirExists()) return 1;
-    if (!ninja.OpenBuildLog() || !ninja.OpenDepsLog()) return 1;
+    if (!ninja->EnsureBuildDirExists()) return 1;
+    if (!ninja->OpenBuildLog() || !ninja->OpenDepsLog()) return 1;
 
     if (options.tool && options.tool->when == Tool::kRunAfterLogs)
-      return options.tool->run(&ninja, &options, argc, argv);
+      return options.tool->run(ninja, &options, argc, argv);
 
-    if (ninja.RebuildManifest(options.input_file, &err, &status)) {
+    if (ninja->RebuildManifest(options.input_file, &err, &status)) {
       // A dry run would "regenerate" forever: stop after one round.
       if (config.dry_run) return 0;
+      delete ninja;
       continue;
     }
     if (!err.empty()) {
@@ -258,12 +262,12 @@ int RealMain(int argc, char** argv) {
       return 1;
     }
 
-    ExitStatus result = ninja.RunBuild(argc, argv, &status);
+    ExitStatus result = ninja->RunBuild(argc, argv, &status);
     if (g_metrics) {
       g_metrics->Report();
       printf("\n");
       printf("path->node hash load %.2f (%d entries / %d buckets)\n", 0.0,
-             static_cast<int>(ninja.state_.nodes().size()), 0);
+             static_cast<int>(ninja->state_.nodes().size()), 0);
     }
     return result;
   }

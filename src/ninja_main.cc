@@ -196,15 +196,25 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
 
   if (builder.AlreadyUpToDate()) {
     if (config_.verbosity != BuildConfig::Verbosity::kNoStatusUpdate) Info("no work to do.");
+    FinishLogUpgrade();
     return kExitSuccess;
   }
 
   ExitStatus exit_status = builder.Build(&err);
+  FinishLogUpgrade();
   if (exit_status != kExitSuccess) {
     Info("build stopped: %s.", err.c_str());
     if (err.find("interrupted by user") != std::string::npos) return kExitInterrupted;
   }
   return exit_status;
+}
+
+void NinjaMain::FinishLogUpgrade() {
+  // A log from ninja 1.9-1.12 whose entries were checked against their old
+  // hashes is rewritten as version 7, so that ninja 1.13 accepts it too.
+  if (config_.dry_run || !build_log_.needs_upgrade()) return;
+  std::string err;
+  if (!build_log_.Recompact(BuildLogPath(), *this, &err)) Warning("upgrading build log: %s", err.c_str());
 }
 
 }  // namespace ronin

@@ -64,6 +64,7 @@ class NinjaMain : public BuildLogUser {
   int64_t start_time_millis_;
 
  private:
+  void FinishLogUpgrade();
   std::string LogPath(const char* name) const {
     return build_dir_.empty() ? std::string(name) : build_dir_ + "/" + name;
   }

@@ -108,11 +108,10 @@ void Subprocess::CheckExited() {
 }
 
 bool Subprocess::Done() const {
-  // Console jobs end when the process exits. Piped jobs end at end of file,
-  // or once the process has exited and its output is drained: background
-  // children that keep the pipe open must not hang the build.
-  if (use_console_) return exited_;
-  return fd_ < 0 || exited_;
+  // Console jobs end when the process exits (SIGCHLD). Piped jobs end at
+  // end of file, like Ninja: output of background children that keep the
+  // pipe open is waited for, not lost.
+  return use_console_ ? exited_ : fd_ < 0;
 }
 
 ExitStatus Subprocess::Finish() {
@@ -211,9 +210,7 @@ bool SubprocessSet::DoWork() {
   if (check_exits) {
     g_child_exited = 0;
     for (Subprocess* subprocess : running_) {
-      subprocess->CheckExited();
-      // Whatever the exited process wrote is in the pipe already.
-      if (subprocess->exited_) subprocess->ReadAvailable();
+      if (subprocess->use_console_) subprocess->CheckExited();
     }
   }
 

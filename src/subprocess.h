@@ -40,7 +40,7 @@ class Subprocess {
   bool Start(SubprocessSet* set, const std::string& command);
   // Reads what the pipe holds now; closes it at end of file.
   void ReadAvailable();
-  // Notes the exit if the process has ended (non-blocking).
+  // Notes the exit of a console job if it has ended (non-blocking).
   void CheckExited();
 
   std::string output_;

@@ -754,60 +754,112 @@ class LogDirtyTests(StateTestCase):
         self.assertEqual(r.stderr, "ninja explain: output out doesn't exist\n")
 
 
-class ReferenceOnlyLogVersionTests(StateTestCase):
-    """What ninja 1.13.2 does with build logs written by older ninjas.
+def murmur64a(data, seed=0xDECAFBADDECAFBAD):
+    """MurmurHash64A as ninja 1.9-1.12 hashed commands in log v5/v6."""
+    m, r, mask = 0xc6a4a7935bd1e995, 47, (1 << 64) - 1
+    h = (seed ^ (len(data) * m)) & mask
+    blocks = len(data) // 8
+    for i in range(blocks):
+        k = int.from_bytes(data[8 * i:8 * i + 8], "little")
+        k = (k * m) & mask
+        k ^= k >> r
+        k = (k * m) & mask
+        h ^= k
+        h = (h * m) & mask
+    tail = data[8 * blocks:]
+    if tail:
+        for i in reversed(range(len(tail))):
+            h ^= tail[i] << (8 * i)
+        h = (h * m) & mask
+    h ^= h >> r
+    h = (h * m) & mask
+    h ^= h >> r
+    return h
 
-    # REFERENCE-ONLY BEHAVIOUR: ronin deliberately differs here (it takes over
-    # v5/v6 logs instead of discarding them); retarget these tests for ronin.
-    """
+
+class OldLogTakeoverTests(StateTestCase):
+    """Beyond ninja: logs of versions 5 and 6 (MurmurHash64A, ninja 1.9-1.12) are
+    taken over. ninja 1.13.2 deletes them ("build log version is too old;
+    starting over") and rebuilds everything; ronin checks each entry against
+    its old hash, rebuilds only what is out of date, and rewrites the log as
+    version 7 so that ninja 1.13 accepts it afterwards."""
 
     MANIFEST = "rule r\n  command = touch $out\nbuild a: r\n"
 
-    def _old_log(self, version):
+    def _old_log(self, version, command="touch a"):
         self.write("build.ninja", self.MANIFEST)
         self.write("a", "")
-        # MurmurHash64A of "touch a" is not needed: 1.13.2 never looks past the header.
-        self.write(".ninja_log", "# ninja log v%d\n0\t9\t%d\ta\t9544b174230a39b3\n" % (version, self.mtime("a")))
+        self.write(".ninja_log", "# ninja log v%d\n0\t9\t%d\ta\t%x\n"
+                   % (version, self.mtime("a"), murmur64a(command.encode())))
 
-    # REFERENCE-ONLY BEHAVIOUR
-    def test_v6_log_discarded_with_warning_and_full_rebuild(self):
+    def test_v6_log_with_matching_hash_is_taken_over(self):
         self._old_log(6)
         r = self.ok("-d", "explain")
-        self.assertEqual(r.stderr, "ninja: warning: build log version is too old; starting over\n"
-                                   "ninja explain: command line not found in log for a\n")
-        self.assertEqual(r.stdout, "[1/1] touch a\n")
+        self.assertEqual((r.stdout, r.stderr), ("ninja: no work to do.\n", ""))
+        # Rewritten as v7 with the current hash, so ninja 1.13 agrees.
+        self.assertEqual(self.log_text().splitlines()[0], "# ninja log v7")
         self.assertEqual([(e.path, e.hash) for e in self.log()], [("a", hash_hex("touch a"))])
         self.assertNoWork()
 
-    # REFERENCE-ONLY BEHAVIOUR
-    def test_v5_log_discarded_with_warning_and_full_rebuild(self):
-        self._old_log(5)
+    def test_v5_log_with_changed_command_rebuilds(self):
+        self._old_log(5, command="touch a --old")
+        r = self.ok("-d", "explain")
+        self.assertEqual(r.stderr, "ninja explain: command line changed for a\n")
+        self.assertEqual(r.stdout, "[1/1] touch a\n")
+        self.assertEqual(self.log_text().splitlines()[0], "# ninja log v7")
+        self.assertEqual([(e.path, e.hash) for e in self.log()], [("a", hash_hex("touch a"))])
+        self.assertNoWork()
+
+    def test_dry_run_leaves_old_log_alone(self):
+        self._old_log(6)
+        before = self.log_text()
+        r = self.ok("-n")
+        self.assertEqual((r.stdout, r.stderr), ("ninja: no work to do.\n", ""))
+        self.assertEqual(self.log_text(), before)
+
+    def test_unknown_versions_still_start_over(self):
+        self._old_log(4)
         r = self.ok()
         self.assertEqual(r.stderr, "ninja: warning: build log version is too old; starting over\n")
         self.assertEqual(r.stdout, "[1/1] touch a\n")
-        self.assertEqual(self.log_text().splitlines()[0], "# ninja log v7")
 
-    # REFERENCE-ONLY BEHAVIOUR
-    def test_old_log_deleted_even_by_dry_run(self):
-        self._old_log(6)
-        r = self.ok("-n")
-        self.assertEqual(r.stderr, "ninja: warning: build log version is too old; starting over\n")
-        self.assertEqual(r.stdout, "[1/1] touch a\n")
-        self.assertFalse(self.exists(".ninja_log"))
-
-    # REFERENCE-ONLY BEHAVIOUR
     @unittest.skipUnless(os.access(OLD_NINJA, os.X_OK), "ninja 1.11.1 not installed at /usr/bin/ninja")
-    def test_build_dir_of_ninja_1_11_is_rebuilt(self):
-        self.write("build.ninja", "rule r\n  command = cat $in > $out\nbuild a: r src\nbuild b: r a\n")
+    def test_build_dir_of_ninja_1_11_is_taken_over(self):
+        self.write("build.ninja", "rule r\n  command = cat $in > $out\nbuild a: r src\nbuild b: r a\n"
+                                  "build c: r src2\n")
         self.write("src", "s")
+        self.write("src2", "t")
         old = harness.run(OLD_NINJA, [], self.dir)
         self.assertEqual(old.returncode, 0, old)
         self.assertTrue(self.log_text().startswith("# ninja log v5\n"))
+        touch_newer(self.dir, "src2")
         r = self.ok("-j1")
-        self.assertEqual(r.stderr, "ninja: warning: build log version is too old; starting over\n")
-        self.assertEqual(r.stdout, "[1/2] cat src > a\n[2/2] cat a > b\n")
-        self.assertEqual([(e.path, e.hash) for e in self.log()],
-                         [("a", hash_hex("cat src > a")), ("b", hash_hex("cat a > b"))])
+        self.assertEqual(r.stdout, "[1/1] cat src2 > c\n")
+        self.assertEqual(r.stderr, "")
+        # Later lines for a path win, as when any log is appended to.
+        self.assertEqual(sorted({e.path: e.hash for e in self.log()}.items()),
+                         [("a", hash_hex("cat src > a")), ("b", hash_hex("cat a > b")),
+                          ("c", hash_hex("cat src2 > c"))])
+        self.assertTrue(self.log_text().startswith("# ninja log v7\n"))
+        self.assertNoWork()
+
+    @unittest.skipUnless(os.access(OLD_NINJA, os.X_OK), "ninja 1.11.1 not installed at /usr/bin/ninja")
+    @unittest.skipUnless(harness.REF_NINJA, harness.SKIP_NO_REF)
+    def test_reference_accepts_the_upgraded_log(self):
+        self.write("build.ninja", "rule r\n  command = cat $in > $out\nbuild a: r src\nbuild b: r a\n")
+        self.write("src", "s")
+        self.assertEqual(harness.run(OLD_NINJA, [], self.dir).returncode, 0)
+        self.assertNoWork()
+        ref = harness.run(harness.REF_NINJA, [], self.dir)
+        self.assertEqual((ref.returncode, ref.stdout, ref.stderr), (0, "ninja: no work to do.\n", ""))
+
+    @unittest.skipUnless(harness.REF_NINJA, harness.SKIP_NO_REF)
+    def test_reference_discards_old_logs(self):
+        # The contrast this feature exists for: 1.13.2 starts over.
+        self._old_log(6)
+        ref = harness.run(harness.REF_NINJA, [], self.dir)
+        self.assertEqual(ref.stderr, "ninja: warning: build log version is too old; starting over\n")
+        self.assertEqual(ref.stdout, "[1/1] touch a\n")
 
 
 # ==========================================================================
