@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "build_lock.h"
 #include "builder.h"
 #include "metrics.h"
 #include "util.h"
@@ -29,6 +30,13 @@ bool NinjaMain::EnsureBuildDirExists() {
 bool NinjaMain::OpenBuildLog(bool recompact_only) {
   std::string path = BuildLogPath();
   std::string err;
+  // Whoever may write the logs holds the build directory's lock.
+  if (!config_.dry_run || recompact_only) {
+    if (!LockBuildDirectory(build_dir_.empty() ? "." : build_dir_, &err)) {
+      Error("%s", err.c_str());
+      return false;
+    }
+  }
   BuildLog::LoadStatus status;
   {
     METRIC_RECORD(".ninja_log load");

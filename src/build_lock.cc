@@ -1,0 +1,107 @@
+#include "build_lock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace ronin {
+
+namespace {
+
+// Directories already locked by this process (regeneration cycles reuse them).
+std::set<std::pair<dev_t, ino_t>>& HeldLocks() {
+  static std::set<std::pair<dev_t, ino_t>> held;
+  return held;
+}
+
+// The pid holding a flock on (dev, ino), from /proc/locks; -1 if unknown.
+pid_t FindLockHolder(dev_t dev, ino_t ino) {
+  std::ifstream locks("/proc/locks");
+  std::string line;
+  while (std::getline(locks, line)) {
+    // "1: FLOCK  ADVISORY  WRITE 2170 00:2e:1048577 0 EOF"
+    std::istringstream fields(line);
+    std::string id, kind, mode, access, file;
+    long pid;
+    if (!(fields >> id >> kind >> mode >> access >> pid >> file)) continue;
+    if (kind != "FLOCK") continue;
+    unsigned major_id, minor_id;
+    unsigned long long inode;
+    if (sscanf(file.c_str(), "%x:%x:%llu", &major_id, &minor_id, &inode) != 3) continue;
+    if (major_id == major(dev) && minor_id == minor(dev) && inode == ino) return static_cast<pid_t>(pid);
+  }
+  return -1;
+}
+
+pid_t ParentOf(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string content;
+  std::getline(stat, content);
+  // The command name may contain spaces and parentheses: skip past the last ')'.
+  size_t close = content.rfind(')');
+  if (close == std::string::npos) return -1;
+  std::istringstream rest(content.substr(close + 1));
+  std::string state;
+  long ppid = -1;
+  rest >> state >> ppid;
+  return static_cast<pid_t>(ppid);
+}
+
+bool IsAncestor(pid_t candidate) {
+  for (pid_t pid = getppid(); pid > 1; pid = ParentOf(pid)) {
+    if (pid == candidate) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool LockBuildDirectory(const std::string& dir, std::string* err) {
+  int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    *err = "opening build directory " + dir + ": " + strerror(errno);
+    return false;
+  }
+  struct stat st;
+  if (fstat(fd, &st) < 0 || HeldLocks().count({st.st_dev, st.st_ino})) {
+    close(fd);
+    return true;
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+    HeldLocks().insert({st.st_dev, st.st_ino});
+    return true;  // the descriptor stays open: the lock lasts until exit
+  }
+  if (errno != EWOULDBLOCK) {
+    close(fd);  // locking unsupported here (e.g. some network file systems)
+    return true;
+  }
+  pid_t holder = FindLockHolder(st.st_dev, st.st_ino);
+  if (holder > 0 && IsAncestor(holder)) {
+    close(fd);  // started by the running build itself
+    return true;
+  }
+  fflush(stdout);
+  if (holder > 0)
+    fprintf(stderr, "ninja: waiting for the ninja already running in this build directory (pid %d)...\n", holder);
+  else
+    fprintf(stderr, "ninja: waiting for the ninja already running in this build directory...\n");
+  while (flock(fd, LOCK_EX) < 0) {
+    if (errno != EINTR) {
+      close(fd);
+      return true;
+    }
+  }
+  HeldLocks().insert({st.st_dev, st.st_ino});
+  return true;
+}
+
+}  // namespace ronin

@@ -1,0 +1,20 @@
+// One writer per build directory (Ninja issue #2637): two ninjas appending
+// to the same .ninja_log / .ninja_deps corrupt them. A run that writes
+// state takes an exclusive flock() on the directory holding the logs; a
+// second run waits for it, saying so. A ninja started by a command of the
+// running build (CMake runs `ninja -t restat` while regenerating) is part
+// of that build and does not wait for its own ancestor.
+#ifndef RONIN_BUILD_LOCK_H_
+#define RONIN_BUILD_LOCK_H_
+
+#include <string>
+
+namespace ronin {
+
+// Locks `dir` (the directory of the logs) for the rest of the process.
+// Returns false (with *err) only if the directory cannot be opened.
+bool LockBuildDirectory(const std::string& dir, std::string* err);
+
+}  // namespace ronin
+
+#endif  // RONIN_BUILD_LOCK_H_
