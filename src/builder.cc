@@ -10,6 +10,7 @@
 #include "depfile_parser.h"
 #include "deps_log.h"
 #include "disk.h"
+#include "metrics.h"
 #include "msvc_deps.h"
 #include "state.h"
 #include "util.h"
@@ -220,6 +221,7 @@ ExitStatus Builder::Build(std::string* err) {
 }
 
 bool Builder::StartEdge(Edge* edge, std::string* err) {
+  METRIC_RECORD("StartEdge");
   if (edge->is_phony()) return true;
   explanations_->PrintAndForget(edge);
   int64_t start_time = MonotonicMillis() - start_time_millis_;
@@ -256,6 +258,7 @@ bool Builder::StartEdge(Edge* edge, std::string* err) {
 }
 
 bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
+  METRIC_RECORD("FinishCommand");
   Edge* edge = result->edge;
 
   // Discovered deps come first: msvc deps filter the output, and failing

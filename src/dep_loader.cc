@@ -8,6 +8,7 @@
 #include "depfile_parser.h"
 #include "disk.h"
 #include "explain.h"
+#include "metrics.h"
 #include "graph.h"
 #include "state.h"
 
@@ -21,6 +22,7 @@ bool DepLoader::LoadDeps(Edge* edge, std::string* err) {
 }
 
 bool DepLoader::LoadDepfile(Edge* edge, const std::string& path, std::string* err) {
+  METRIC_RECORD("depfile load");
   std::string content;
   switch (disk_->ReadFile(path, &content, err)) {
     case FileReader::Status::kOkay:

@@ -3,10 +3,12 @@
 #include <algorithm>
 
 #include "disk.h"
+#include "metrics.h"
 
 namespace ronin {
 
 bool Node::Stat(DiskInterface* disk, std::string* err) {
+  METRIC_RECORD("node stat");
   mtime = disk->Stat(std::string(path), err);
   if (mtime == -1) return false;
   existence = mtime != 0 ? Existence::kExists : Existence::kMissing;

@@ -265,9 +265,11 @@ int RealMain(int argc, char** argv) {
     ExitStatus result = ninja->RunBuild(argc, argv, &status);
     if (g_metrics) {
       g_metrics->Report();
-      printf("\n");
-      printf("path->node hash load %.2f (%d entries / %d buckets)\n", 0.0,
-             static_cast<int>(ninja->state_.nodes().size()), 0);
+      const State& state = ninja->state_;
+      int entries = static_cast<int>(state.path_count());
+      int buckets = static_cast<int>(state.path_buckets());
+      printf("\npath->node hash load %.2f (%d entries / %d buckets)\n",
+             buckets ? entries / static_cast<double>(buckets) : 0.0, entries, buckets);
     }
     return result;
   }

@@ -63,6 +63,9 @@ class State {
   const std::deque<Node>& nodes() const { return nodes_; }
   const std::vector<Node*>& defaults() const { return defaults_; }
   std::vector<Pool*> pools() const;
+  // For -d stats: the path table's size and bucket count.
+  size_t path_count() const { return paths_.size(); }
+  size_t path_buckets() const { return paths_.bucket_count(); }
 
  private:
   Arena arena_;
