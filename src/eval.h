@@ -4,6 +4,7 @@
 #ifndef RONIN_EVAL_H_
 #define RONIN_EVAL_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -61,13 +62,15 @@ class EvalString {
 };
 
 // A small string-keyed map: linear search while small, hashed when large.
+// Most scopes (edge bindings) hold a handful of entries, so the index is
+// allocated only once a map grows past that.
 template <typename Value>
 class SmallMap {
  public:
   const Value* Find(std::string_view key) const {
-    if (!index_.empty()) {
-      auto it = index_.find(key);
-      return it == index_.end() ? nullptr : &entries_[it->second].second;
+    if (index_) {
+      auto it = index_->find(key);
+      return it == index_->end() ? nullptr : &entries_[it->second].second;
     }
     for (const auto& entry : entries_)
       if (entry.first == key) return &entry.second;
@@ -80,10 +83,11 @@ class SmallMap {
       return;
     }
     entries_.emplace_back(key, value);
-    if (!index_.empty()) {
-      index_.emplace(key, entries_.size() - 1);
+    if (index_) {
+      index_->emplace(key, entries_.size() - 1);
     } else if (entries_.size() > kLinearLimit) {
-      for (size_t i = 0; i < entries_.size(); ++i) index_.emplace(entries_[i].first, i);
+      index_.reset(new std::unordered_map<std::string_view, size_t>);
+      for (size_t i = 0; i < entries_.size(); ++i) index_->emplace(entries_[i].first, i);
     }
   }
   const std::vector<std::pair<std::string_view, Value>>& entries() const { return entries_; }
@@ -91,7 +95,7 @@ class SmallMap {
  private:
   static constexpr size_t kLinearLimit = 12;
   std::vector<std::pair<std::string_view, Value>> entries_;
-  std::unordered_map<std::string_view, size_t> index_;
+  std::unique_ptr<std::unordered_map<std::string_view, size_t>> index_;
 };
 
 class Rule {

@@ -19,18 +19,15 @@ State::State() : default_pool_("", 0), console_pool_("console", 1, /*is_console=
 }
 
 Node* State::GetNode(std::string_view path) {
-  auto it = paths_.find(path);
-  if (it != paths_.end()) return it->second;
+  uint64_t hash = PathTable::Hash(path);
+  if (Node* node = paths_.Find(path, hash)) return node;
   nodes_.emplace_back(arena_.Copy(path));
   Node* node = &nodes_.back();
-  paths_.emplace(node->path, node);
+  paths_.Insert(node, hash);
   return node;
 }
 
-Node* State::LookupNode(std::string_view path) const {
-  auto it = paths_.find(path);
-  return it == paths_.end() ? nullptr : it->second;
-}
+Node* State::LookupNode(std::string_view path) const { return paths_.Find(path); }
 
 Node* State::SpellcheckNode(std::string_view path) const {
   const int kMaxValidEditDistance = 3;

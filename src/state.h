@@ -8,12 +8,12 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "arena.h"
 #include "eval.h"
 #include "graph.h"
+#include "path_table.h"
 
 namespace ronin {
 
@@ -70,7 +70,7 @@ class State {
  private:
   Arena arena_;
   std::deque<Node> nodes_;
-  std::unordered_map<std::string_view, Node*> paths_;
+  PathTable paths_;
   std::deque<Edge> edge_storage_;
   std::vector<Edge*> edges_;
   std::deque<Scope> scopes_;
