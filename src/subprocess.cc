@@ -10,6 +10,7 @@
 
 #include <algorithm>
 
+#include "direct_exec.h"
 #include "util.h"
 
 extern char** environ;
@@ -68,8 +69,19 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command) {
 #endif
   posix_spawnattr_setflags(&attr, flags);
 
-  const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
-  int result = posix_spawn(&pid_, "/bin/sh", &actions, &attr, const_cast<char**>(argv), environ);
+  int result = -1;
+  std::vector<std::string> words;
+  if (DirectExecEnabled() && SplitSimpleCommand(command, &words)) {
+    std::vector<char*> argv;
+    for (std::string& word : words) argv.push_back(&word[0]);
+    argv.push_back(nullptr);
+    result = posix_spawnp(&pid_, argv[0], &actions, &attr, argv.data(), environ);
+    // On any failure the shell runs it instead and reports in its own words.
+  }
+  if (result != 0) {
+    const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
+    result = posix_spawn(&pid_, "/bin/sh", &actions, &attr, const_cast<char**>(argv), environ);
+  }
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (!use_console_) close(pipe_fds[1]);
@@ -184,7 +196,7 @@ void SubprocessSet::HandlePendingInterruption() {
     interrupted_ = SIGHUP;
 }
 
-bool SubprocessSet::DoWork() {
+bool SubprocessSet::DoWork(int wake_fd, bool* wake_fd_ready) {
   std::vector<pollfd> fds;
   std::vector<Subprocess*> polled;
   for (Subprocess* subprocess : running_) {
@@ -192,6 +204,7 @@ bool SubprocessSet::DoWork() {
     fds.push_back({subprocess->fd_, POLLIN | POLLPRI, 0});
     polled.push_back(subprocess);
   }
+  if (wake_fd >= 0) fds.push_back({wake_fd, POLLIN, 0});
 
   // Children that exited before we started waiting would not wake ppoll.
   bool check_exits = true;
@@ -202,9 +215,10 @@ bool SubprocessSet::DoWork() {
     interrupted_ = g_interrupted;
     HandlePendingInterruption();
     if (IsInterrupted()) return true;
-    for (size_t i = 0; ret > 0 && i < fds.size(); ++i) {
+    for (size_t i = 0; ret > 0 && i < polled.size(); ++i) {
       if (fds[i].revents) polled[i]->ReadAvailable();
     }
+    if (wake_fd >= 0 && ret > 0 && fds.back().revents && wake_fd_ready) *wake_fd_ready = true;
     check_exits = g_child_exited;
   }
   if (check_exits) {
