@@ -135,8 +135,10 @@ BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err) {
     *err = version < kOldestReadableVersion ? "build log version is too old; starting over"
                                             : "build log version is too new; starting over";
     unlink(path.c_str());
-    // Not a failure: without a log every output is rebuilt anyway.
-    return LoadStatus::kSuccess;
+    // Not a failure: without a log every output is rebuilt anyway. Reported
+    // as "not found" (with the warning in *err), as Ninja does: -t recompact
+    // and -t restat then leave the deleted log alone.
+    return LoadStatus::kNotFound;
   }
   bool legacy = version < kCurrentVersion;
   // A crash can leave a partial last line; cut it so appends start cleanly.
