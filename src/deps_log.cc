@@ -106,9 +106,12 @@ DepsLog::LoadStatus DepsLog::Load(const std::string& path, State* state, std::st
   bool damaged = false;
   int total_records = 0, unique_records = 0;
   const char* base = data.data();
+  bool stray_tail = false;
   while (offset < data.size()) {
     if (data.size() - offset < 4) {
-      damaged = true;
+      // Less than a record header: Ninja ignores it without a word. We cut
+      // it too, so the next record appended is not misaligned.
+      stray_tail = true;
       break;
     }
     uint32_t header = ReadU32(base + offset);
@@ -166,6 +169,9 @@ DepsLog::LoadStatus DepsLog::Load(const std::string& path, State* state, std::st
     good_end = offset;
   }
 
+  if (stray_tail && truncate(path.c_str(), static_cast<off_t>(good_end)) < 0) {
+    // Harmless for this run; appending is then left to the next recovery.
+  }
   if (damaged) {
     // Keep everything up to the last good record and carry on.
     *err = "premature end of file";
