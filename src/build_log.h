@@ -55,7 +55,8 @@ class BuildLog {
   BuildLog(const BuildLog&) = delete;
   BuildLog& operator=(const BuildLog&) = delete;
 
-  // A warning (e.g. an unreadable version) comes back in *err with kSuccess.
+  // A warning comes back in *err: an unreadable version is deleted and
+  // reported as kNotFound with "starting over".
   LoadStatus Load(const std::string& path, std::string* err);
   // Remembers where to write; the file is created on the first record.
   // Recompacts first when the loaded log asked for it.

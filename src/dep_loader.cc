@@ -60,13 +60,15 @@ bool DepLoader::LoadDepfile(Edge* edge, const std::string& path, std::string* er
                           std::string(first_output->path).c_str(), primary.c_str());
     return false;
   }
-  for (std::string_view target : parser.outs) {
-    std::string canonical(target);
-    CanonicalizePath(&canonical);
+  // The other targets are compared as written (Ninja canonicalises only
+  // the first one).
+  for (size_t i = 1; i < parser.outs.size(); ++i) {
+    std::string_view target = parser.outs[i];
     bool declared = std::any_of(edge->outputs.begin(), edge->outputs.end(),
-                                [&](const Node* output) { return output->path == canonical; });
+                                [&](const Node* output) { return output->path == target; });
     if (!declared) {
-      *err = path + ": depfile mentions '" + canonical + "' as an output, but no such output was declared";
+      *err = path + ": depfile mentions '" + std::string(target) +
+             "' as an output, but no such output was declared";
       return false;
     }
   }

@@ -183,7 +183,12 @@ Lexer::Token Lexer::ReadToken() {
 	}
 yy1:
 	++p;
-	{ token = TEOF; break; }
+	{
+        // Stay on the NUL: reading again yields eof again, never past the end.
+        token = TEOF;
+        p = start;
+        break;
+      }
 yy2:
 	++p;
 yy3:

@@ -125,7 +125,12 @@ Lexer::Token Lexer::ReadToken() {
       "include"    { token = INCLUDE; break; }
       "subninja"   { token = SUBNINJA; break; }
       varname      { token = IDENT; break; }
-      nul          { token = TEOF; break; }
+      nul          {
+        // Stay on the NUL: reading again yields eof again, never past the end.
+        token = TEOF;
+        p = start;
+        break;
+      }
       [^]          { token = ERROR; break; }
     */
   }

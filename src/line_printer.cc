@@ -7,25 +7,15 @@
 
 #include <vector>
 
+#include "util.h"
+
 namespace ronin {
-
-namespace {
-
-// Length of the ANSI escape sequence starting at text[i], or 0.
-size_t EscapeLength(std::string_view text, size_t i) {
-  if (text[i] != '\33' || i + 1 >= text.size() || text[i + 1] != '[') return 0;
-  size_t j = i + 2;
-  while (j < text.size() && !(text[j] >= 0x40 && text[j] <= 0x7e)) ++j;
-  return j < text.size() ? j - i + 1 : text.size() - i;
-}
-
-}  // namespace
 
 std::string ElideMiddle(std::string_view text, size_t width) {
   // Split into visible characters and zero-width escape sequences.
   std::vector<size_t> visible;  // byte offsets of visible characters
   for (size_t i = 0; i < text.size();) {
-    size_t escape = EscapeLength(text, i);
+    size_t escape = AnsiEscapeLength(text, i);
     if (escape) {
       i += escape;
       continue;
@@ -40,12 +30,14 @@ std::string ElideMiddle(std::string_view text, size_t width) {
   // the dropped middle are kept so colours stay balanced.
   size_t keep_prefix = (width - 3) / 2;
   size_t keep_suffix = width - 3 - keep_prefix;
-  size_t prefix_end = visible[keep_prefix];
+  // The kept start ends right after its last visible character, so an
+  // escape sequence that follows it lands after the dots.
+  size_t prefix_end = keep_prefix ? visible[keep_prefix - 1] + 1 : 0;
   size_t suffix_begin = keep_suffix ? visible[visible.size() - keep_suffix] : text.size();
   std::string result(text.substr(0, prefix_end));
   result += "...";
   for (size_t i = prefix_end; i < suffix_begin;) {
-    size_t escape = EscapeLength(text, i);
+    size_t escape = AnsiEscapeLength(text, i);
     if (escape) {
       result.append(text.substr(i, escape));
       i += escape;

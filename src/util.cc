@@ -179,19 +179,25 @@ std::string_view SpellcheckString(std::string_view text, const std::vector<std::
   return result;
 }
 
+size_t AnsiEscapeLength(std::string_view text, size_t i) {
+  if (text[i] != '\33' || i + 1 >= text.size() || text[i + 1] != '[') return 0;
+  size_t j = i + 2;
+  auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  while (j < text.size() && !is_letter(text[j])) ++j;
+  return j < text.size() ? j - i + 1 : text.size() - i;
+}
+
 std::string StripAnsiEscapeCodes(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '\33') {
-      out.push_back(text[i]);
-      continue;
+  for (size_t i = 0; i < text.size();) {
+    if (size_t escape = AnsiEscapeLength(text, i)) {
+      i += escape;
+    } else if (text[i] == '\33') {
+      ++i;  // only CSI sequences are removed whole; a lone ESC goes alone
+    } else {
+      out.push_back(text[i++]);
     }
-    // Only CSI sequences ("ESC [ params final") are recognised.
-    if (i + 1 >= text.size()) break;
-    if (text[i + 1] != '[') continue;
-    i += 2;
-    while (i < text.size() && !(text[i] >= 0x40 && text[i] <= 0x7e)) ++i;
   }
   return out;
 }

@@ -36,6 +36,9 @@ std::string_view SpellcheckString(std::string_view text, const std::vector<std::
 
 // Removes ANSI CSI escape sequences (colours) from command output.
 std::string StripAnsiEscapeCodes(std::string_view text);
+// Length of the CSI sequence ("ESC [ ... letter") at text[i], or 0 if none
+// starts there. An unterminated one runs to the end of the text.
+size_t AnsiEscapeLength(std::string_view text, size_t i);
 
 // Number of CPUs this process may use (affinity and cgroup quota included).
 int GetProcessorCount();
