@@ -58,8 +58,10 @@ class SubprocessSet {
 
   // Starts a command via /bin/sh -c; null if it could not be spawned.
   Subprocess* Add(const std::string& command, bool use_console = false);
-  // Waits for output, exits or a signal. True if interrupted.
-  bool DoWork();
+  // Waits for output, exits or a signal. True if interrupted. With a
+  // `wake_fd`, also returns when it is readable (a jobserver token came
+  // free), setting *wake_fd_ready.
+  bool DoWork(int wake_fd = -1, bool* wake_fd_ready = nullptr);
   // A finished subprocess (ownership to the caller), or null.
   std::unique_ptr<Subprocess> NextFinished();
   // Forwards the interrupting signal to every job, then waits for them.
