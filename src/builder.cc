@@ -10,6 +10,7 @@
 #include "depfile_parser.h"
 #include "deps_log.h"
 #include "disk.h"
+#include "jobserver.h"
 #include "metrics.h"
 #include "msvc_deps.h"
 #include "state.h"
@@ -41,11 +42,17 @@ class DryRunCommandRunner : public CommandRunner {
 
 class RealCommandRunner : public CommandRunner {
  public:
-  explicit RealCommandRunner(const BuildConfig& config) : config_(config) {}
+  RealCommandRunner(const BuildConfig& config, Jobserver* jobserver) : config_(config), jobserver_(jobserver) {}
+  ~RealCommandRunner() override {
+    // Tokens go back only once our jobs are gone.
+    subprocs_.Clear();
+    if (jobserver_) jobserver_->ReleaseAll();
+  }
 
   size_t CanRunMore() const override {
     int64_t busy = static_cast<int64_t>(subprocs_.running_count() + subprocs_.finished_count());
-    int64_t capacity = static_cast<int64_t>(config_.parallelism) - busy;
+    // With a jobserver its tokens are the limit (-l still applies).
+    int64_t capacity = jobserver_ ? INT_MAX : static_cast<int64_t>(config_.parallelism) - busy;
     if (config_.max_load_average > 0.0) {
       int64_t load_capacity = static_cast<int64_t>(config_.max_load_average - GetLoadAverage());
       capacity = std::min(capacity, load_capacity);
@@ -53,6 +60,12 @@ class RealCommandRunner : public CommandRunner {
     if (capacity < 0) capacity = 0;
     // Always make progress: one job may run whatever the load.
     if (capacity == 0 && subprocs_.running_count() == 0) capacity = 1;
+    // The next job's slot is reserved now (the implicit one or a token);
+    // without one, the wait below also watches for a token.
+    if (capacity > 0 && jobserver_ && !jobserver_->ReserveSlot()) {
+      want_token_ = true;
+      capacity = 0;
+    }
     return static_cast<size_t>(capacity);
   }
 
@@ -60,19 +73,33 @@ class RealCommandRunner : public CommandRunner {
     std::string command = edge->EvaluateCommand();
     Subprocess* subprocess = subprocs_.Add(command, edge->use_console());
     if (!subprocess) Fatal("posix_spawn: %s", strerror(errno));
+    if (jobserver_) jobserver_->JobStarted();
     edges_[subprocess] = edge;
     return true;
   }
 
+  // With a jobserver, may also return true with no result->edge: a token
+  // came free while a job was waiting for one.
   bool WaitForCommand(Result* result) override {
-    std::unique_ptr<Subprocess> subprocess;
-    while (!(subprocess = subprocs_.NextFinished())) {
-      if (subprocs_.DoWork()) {
+    int token_fd = -1;
+    if (jobserver_) {
+      // An unused slot is not kept while we sleep: others may need it.
+      jobserver_->CancelReservation();
+      if (want_token_) token_fd = jobserver_->wait_fd();
+      want_token_ = false;
+    }
+    std::unique_ptr<Subprocess> subprocess = subprocs_.NextFinished();
+    while (!subprocess) {
+      bool token_ready = false;
+      if (subprocs_.DoWork(token_fd, &token_ready)) {
         result->status = kExitInterrupted;
         return false;
       }
+      subprocess = subprocs_.NextFinished();
+      if (!subprocess && token_ready) return true;
     }
     result->status = subprocess->Finish();
+    if (jobserver_) jobserver_->JobFinished();  // whatever the outcome
     result->output = subprocess->output();
     auto it = edges_.find(subprocess.get());
     result->edge = it->second;
@@ -86,10 +113,15 @@ class RealCommandRunner : public CommandRunner {
     return edges;
   }
 
-  void Abort() override { subprocs_.Clear(); }
+  void Abort() override {
+    subprocs_.Clear();
+    if (jobserver_) jobserver_->ReleaseAll();
+  }
 
  private:
   const BuildConfig& config_;
+  Jobserver* jobserver_;             // null: -j is the limit
+  mutable bool want_token_ = false;  // CanRunMore found no token free
   SubprocessSet subprocs_;
   std::map<const Subprocess*, Edge*> edges_;
 };
@@ -152,7 +184,7 @@ ExitStatus Builder::Build(std::string* err) {
     if (config_.dry_run)
       runner_.reset(new DryRunCommandRunner);
     else
-      runner_.reset(new RealCommandRunner(config_));
+      runner_.reset(new RealCommandRunner(config_, jobserver_));
   }
   status_->BuildStarted();
 
@@ -193,6 +225,7 @@ ExitStatus Builder::Build(std::string* err) {
         *err = "interrupted by user";
         return kExitInterrupted;
       }
+      if (!result.edge) continue;  // woken by a free jobserver token: start more
       --pending_commands;
       bool finished = FinishCommand(&result, err);
       if (!result.success()) last_failure = result.status;

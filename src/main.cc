@@ -125,11 +125,13 @@ bool WarningEnable(const std::string& name, Options* options) {
 // Parses flags; returns an exit code, or -1 to go on.
 int ReadFlags(int* argc, char*** argv, Options* options, BuildConfig* config) {
   bool need_guess = true;
-  enum { kOptVersion = 1, kOptQuiet = 2 };
+  enum { kOptVersion = 1, kOptQuiet = 2, kOptJobserverPool = 3 };
   const option kLongOptions[] = {{"help", no_argument, nullptr, 'h'},
                                  {"version", no_argument, nullptr, kOptVersion},
                                  {"verbose", no_argument, nullptr, 'v'},
                                  {"quiet", no_argument, nullptr, kOptQuiet},
+                                 // ronin only (doc/manual.md); not in -h, which stays Ninja's.
+                                 {"jobserver-pool", no_argument, nullptr, kOptJobserverPool},
                                  {nullptr, 0, nullptr, 0}};
   int opt;
   while (!options->tool &&
@@ -183,6 +185,9 @@ int ReadFlags(int* argc, char*** argv, Options* options, BuildConfig* config) {
         break;
       case 'C':
         options->working_dir = optarg;
+        break;
+      case kOptJobserverPool:
+        config->jobserver_pool = true;
         break;
       case kOptVersion:
         printf("%s\n", kNinjaVersion);

@@ -5,6 +5,7 @@
 
 #include "build_lock.h"
 #include "builder.h"
+#include "jobserver.h"
 #include "metrics.h"
 #include "util.h"
 
@@ -193,6 +194,9 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
     return kExitFailure;
   }
 
+  // Ninja looks for make's jobserver here, after the targets are known and
+  // before they are scanned. Declared before the builder, which uses it.
+  std::unique_ptr<Jobserver> jobserver = StartJobserverClient(config_);
   Builder builder(&state_, config_, &build_log_, &deps_log_, &disk_, status, &explanations_,
                   start_time_millis_);
   for (Node* target : targets) {
@@ -208,6 +212,9 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
     return kExitSuccess;
   }
 
+  // --jobserver-pool: only now that commands will run (no FIFO for nothing).
+  if (!jobserver) jobserver = StartJobserverPool(config_);
+  builder.SetJobserver(jobserver.get());
   ExitStatus exit_status = builder.Build(&err);
   FinishLogUpgrade();
   if (exit_status != kExitSuccess) {

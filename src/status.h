@@ -21,6 +21,7 @@ struct BuildConfig {
   bool dry_run = false;
   int parallelism = 1;
   bool parallelism_from_cmdline = false;
+  bool jobserver_pool = false;  // --jobserver-pool (jobserver.h)
   int failures_allowed = 1;
   double max_load_average = -0.0;  // <= 0: no limit
   bool keep_depfile = false;

@@ -14,7 +14,9 @@ std::vector<std::string> Split(const char* command) {
 bool NeedsShell(const char* command) {
   std::vector<std::string> argv{"untouched"};
   bool direct = SplitSimpleCommand(command, &argv);
-  if (!direct) EXPECT_EQ(argv, std::vector<std::string>{"untouched"}) << command;
+  if (!direct) {
+    EXPECT_EQ(argv, std::vector<std::string>{"untouched"}) << command;
+  }
   return !direct;
 }
 
