@@ -1,0 +1,675 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark of ronin's `ninja` against reference Ninja 1.13.2.
+
+Generates (and caches) synthetic trees with gen_tree.py, then runs both
+binaries alternately (ours, ref, ours, ref, ...) on each scenario, after one
+untimed warm-up round, and reports medians of wall time, user+sys CPU time and
+peak RSS (from os.wait4's rusage) with the ratio ours/ref. Every run's output
+is checked (e.g. a no-op must print `ninja: no work to do.`, both binaries
+must plan the same number of edges).
+
+  run.py                         full-size trees, 5 runs per scenario
+  run.py --quick                 small trees (smoke test)
+  run.py --scenarios noop,parse -n 9 --json out.json --markdown out.md
+  run.py --callgrind             instruction counts (Ir) under valgrind, small trees
+  run.py --perf /tmp/prof        perf profiles of OUR binary (top functions)
+
+See misc/bench/README.md for what each scenario measures.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+GEN = os.path.join(HERE, "gen_tree.py")
+sys.dont_write_bytecode = True  # keep misc/bench free of __pycache__
+sys.path.insert(0, HERE)
+import gen_tree  # noqa: E402  (for GENERATOR_VERSION and T_OUT)
+
+# Tree name -> gen_tree.py arguments, for the full and the --quick sizes.
+TREES = {
+    "full": {
+        "plain": ["--plain"],
+        "deps": ["--deps"],
+        "plain4x": ["--plain", "--edges", "208000", "--files", "412000", "--subninjas", "2000"],
+        "spawn": ["--spawn", "2000"],
+        "chain": ["--chain", "100000"],
+        "fanin": ["--fanin", "100000"],
+    },
+    "quick": {
+        "plain": ["--plain", "--edges", "5000", "--files", "10300", "--subninjas", "50"],
+        "deps": ["--deps", "--edges", "5000", "--files", "10300", "--subninjas", "50"],
+        "plain4x": ["--plain", "--edges", "20000", "--files", "41200", "--subninjas", "200"],
+        "spawn": ["--spawn", "200"],
+        "chain": ["--chain", "10000"],
+        "fanin": ["--fanin", "10000"],
+    },
+}
+
+NOOP = "ninja: no work to do."
+BIG_STACK = 64 << 20
+
+
+class Scenario:
+    def __init__(self, name, tree, args, what, per_binary_tree=False, stack=None,
+                 stdout_null=False, env=None):
+        self.env = env or {}
+        self.name = name
+        self.tree = tree
+        self.args = args
+        self.what = what
+        self.per_binary_tree = per_binary_tree
+        self.stack = stack
+        self.stdout_null = stdout_null
+
+    # Hooks, overridden per scenario.
+    def setup(self, tree):
+        pass
+
+    def teardown(self, tree):
+        pass
+
+    def check(self, rc, out, tree):
+        """Returns (problem or None, work description)."""
+        if rc != 0:
+            return "exit %s" % rc, None
+        return None, None
+
+
+class Noop(Scenario):
+    def check(self, rc, out, tree):
+        if rc != 0:
+            return "exit %s" % rc, None
+        if out.strip() != NOOP:
+            return "not a no-op: %r" % out.strip()[:200], None
+        return None, "no-op"
+
+
+class Parse(Scenario):
+    def check(self, rc, out, tree):
+        if rc != 0:
+            return "exit %s" % rc, None
+        return None, "%d targets" % out.count("\n") if out is not None else None
+
+
+class HotHeader(Scenario):
+    """Touch the header included by ~60% of the objects, `ninja -n`, restore."""
+
+    def setup(self, tree):
+        p = os.path.join(tree["root"], tree["meta"]["hot_header"])
+        st = os.stat(p)
+        self._saved = (p, st.st_atime_ns, st.st_mtime_ns)
+        t = gen_tree.T_OUT + 3600 * 10**9  # newer than every output
+        os.utime(p, ns=(t, t))
+
+    def teardown(self, tree):
+        p, a, m = self._saved
+        os.utime(p, ns=(a, m))
+
+    def check(self, rc, out, tree):
+        if rc != 0:
+            return "exit %s" % rc, None
+        m = re.findall(r"^\[(\d+)/(\d+)\]", out, re.M)
+        if not m or m[-1][0] != m[-1][1]:
+            return "unexpected -n output", None
+        return None, "%s edges" % m[-1][1]
+
+
+class Spawn(Scenario):
+    """Build N trivial commands from clean with -j2."""
+
+    def setup(self, tree):
+        bdir = tree["bdir"]
+        shutil.rmtree(os.path.join(bdir, "out"), ignore_errors=True)
+        for f in (".ninja_log", ".ninja_deps", ".ninja_lock"):
+            try:
+                os.unlink(os.path.join(bdir, f))
+            except FileNotFoundError:
+                pass
+
+    def check(self, rc, out, tree):
+        if rc != 0:
+            return "exit %s" % rc, None
+        n = tree["meta"]["commands"]
+        made = len(os.listdir(os.path.join(tree["bdir"], "out")))
+        if made != n:
+            return "built %d of %d outputs" % (made, n), None
+        return None, "%d commands" % n
+
+
+def scenarios():
+    return [
+        Noop("noop", "plain", [], "no-op build, GN-shaped tree, no deps log"),
+        Noop("noop-deps", "deps", [], "no-op build, same shape with deps = gcc and a 6M-entry deps log"),
+        Parse("parse", "plain", ["-t", "targets", "all"], "load manifest + list all targets (> /dev/null)",
+              stdout_null=True),
+        HotHeader("hot-header-n", "deps", ["-n"], "touch a header 60% of objects include, then -n"),
+        Spawn("spawn", "spawn", ["-j2"], "run N `touch` commands from clean, -j2", per_binary_tree=True),
+        Spawn("spawn-sh", "spawn", ["-j2"], "same, RONIN_SKIP_SHELL=0: ours also runs each via /bin/sh -c",
+              per_binary_tree=True, env={"RONIN_SKIP_SHELL": "0"}),
+        Noop("noop-4x", "plain4x", [], "no-op build, 4x larger tree"),
+        Noop("chain", "chain", [], "no-op, 100k-deep chain (64 MB stack)", stack=BIG_STACK),
+        Noop("fanin", "fanin", [], "no-op, one edge with 100k inputs"),
+    ]
+
+
+# --------------------------------------------------------------------------
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def ensure_tree(workdir, size, name, suffix="", regen=False):
+    """Generates the tree unless an up-to-date cached copy exists."""
+    gen_args = TREES[size][name]
+    root = os.path.join(workdir, "%s-%s%s" % (size, name, suffix))
+    meta_path = os.path.join(root, "bench-tree.json")
+    want = {"args": gen_args, "generator_version": gen_tree.GENERATOR_VERSION}
+    stamp = os.path.join(root, "bench-run-stamp.json")
+    if not regen and os.path.exists(meta_path) and os.path.exists(stamp):
+        with open(stamp) as f:
+            if json.load(f) == want:
+                with open(meta_path) as g:
+                    meta = json.load(g)
+                return {"root": root, "bdir": os.path.join(root, meta["build_dir"]), "meta": meta}
+    log("generating %s tree %s ..." % (size, root))
+    subprocess.check_call([sys.executable, GEN, root, "--force"] + gen_args,
+                          stdout=sys.stderr)
+    with open(stamp, "w") as f:
+        json.dump(want, f)
+    with open(meta_path) as g:
+        meta = json.load(g)
+    return {"root": root, "bdir": os.path.join(root, meta["build_dir"]), "meta": meta}
+
+
+def state_fingerprint(tree):
+    """Sizes/mtimes of the log files: a no-op must not touch them."""
+    fp = []
+    for f in (".ninja_log", ".ninja_deps"):
+        p = os.path.join(tree["bdir"], f)
+        try:
+            st = os.stat(p)
+            fp.append((f, st.st_size, st.st_mtime_ns))
+        except FileNotFoundError:
+            fp.append((f, None, None))
+    return fp
+
+
+def find_gnu_time():
+    """GNU time, if installed: see run_measured for why it is used for RSS."""
+    for p in ("/usr/bin/time",):
+        try:
+            v = subprocess.run([p, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               universal_newlines=True).stdout
+        except OSError:
+            continue
+        if "GNU" in v:
+            return p
+    return None
+
+
+GNU_TIME = find_gnu_time()
+
+
+def run_measured(cmd, cwd, out_path, stack=None, use_time=True, extra_env=None):
+    """Runs cmd; returns (rc, wall s, user+sys s, maxrss KiB).
+
+    Wall and CPU times come from os.wait4 on the child. Its ru_maxrss is not
+    usable on its own for small processes: Linux folds the RSS of the forking
+    process (this Python, ~14 MB) into the child's ru_maxrss at exec time.
+    So when GNU time is installed the command runs under it (`time -f %M`,
+    a ~1 MB process that forks the command) and peak RSS is taken from its
+    report; its own ~1 ms overhead is the same for both binaries. Without
+    it, ru_maxrss is used and values below ~14 MB are meaningless."""
+    env = dict(os.environ)
+    for k in ("NINJA_STATUS", "CLICOLOR_FORCE", "NINJA_STATUS_REFRESH_MILLIS"):
+        env.pop(k, None)
+    env["TERM"] = "dumb"
+    env.update(extra_env or {})
+
+    def pre():
+        if stack:
+            resource.setrlimit(resource.RLIMIT_STACK, (stack, resource.RLIM_INFINITY))
+    rss_file = None
+    if GNU_TIME and use_time:
+        rss_file = "/tmp/ronin-bench-%d.rss" % os.getpid()
+        cmd = [GNU_TIME, "-f", "%M", "-o", rss_file, "--"] + cmd
+    with open(out_path, "wb") as out:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL, env=env, preexec_fn=pre)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+    rc = os.waitstatus_to_exitcode(status)
+    p.returncode = rc
+    rss = ru.ru_maxrss
+    if rss_file:
+        with open(rss_file) as f:
+            lines = f.read().splitlines()
+        os.unlink(rss_file)
+        rss = int(lines[-1])
+        for l in lines:
+            m = re.match(r"Command terminated by signal (\d+)", l)
+            if m:
+                rc = -int(m.group(1))
+    return rc, wall, ru.ru_utime + ru.ru_stime, rss
+
+
+def read_out(path, limit=64 << 20):
+    if path == os.devnull:
+        return None
+    with open(path, "rb") as f:
+        return f.read(limit).decode("utf-8", "replace")
+
+
+def bench_scenario(sc, trees, bins, runs, workdir, keep_going=True):
+    res = {b: {"wall": [], "cpu": [], "rss": [], "problems": [], "work": set()} for b in bins}
+    out_path = {b: os.path.join(workdir, "out-%s-%s.txt" % (sc.name, b)) for b in bins}
+    order = list(bins)
+    for rnd in range(runs + 1):  # round 0 = warm-up, not recorded
+        for b in order:
+            tree = trees[(sc.tree, b)] if sc.per_binary_tree else trees[(sc.tree, None)]
+            fp = state_fingerprint(tree)
+            sc.setup(tree)
+            op = os.devnull if (sc.stdout_null and rnd > 0) else out_path[b]
+            try:
+                rc, wall, cpu, rss = run_measured([bins[b]] + sc.args, tree["bdir"], op, sc.stack,
+                                                  extra_env=sc.env)
+            finally:
+                sc.teardown(tree)
+            problem, work = sc.check(rc, read_out(op), tree)
+            if problem is None and isinstance(sc, (Noop, HotHeader, Parse)) and \
+                    state_fingerprint(tree) != fp:
+                problem = "modified .ninja_log/.ninja_deps"
+            if problem:
+                res[b]["problems"].append(problem)
+                log("  %s %s: PROBLEM: %s" % (sc.name, b, problem))
+            if work:
+                res[b]["work"].add(work)
+            if rnd > 0:
+                res[b]["wall"].append(wall)
+                res[b]["cpu"].append(cpu)
+                res[b]["rss"].append(rss)
+            log("  %-13s %-4s %s wall %.3fs cpu %.3fs rss %.1f MB%s" % (
+                sc.name, b, "warm-up" if rnd == 0 else "run %d" % rnd, wall, cpu, rss / 1024,
+                "" if rc == 0 else " rc=%d" % rc))
+    return res
+
+
+def probe_default_stack(sc, trees, bins):
+    """For the chain: does each binary survive the default 8 MB stack?"""
+    notes = {}
+    for b in bins:
+        tree = trees[(sc.tree, None)]
+        op = os.path.join(os.path.dirname(tree["root"]), "probe.txt")
+        rc, _, _, _ = run_measured([bins[b]] + sc.args, tree["bdir"], op, stack=8 << 20)
+        notes[b] = "ok" if rc == 0 else ("crash (signal %d)" % -rc if rc < 0 else "exit %d" % rc)
+    return notes
+
+
+# --------------------------------------------------------------------------
+
+def machine_facts():
+    facts = {}
+    try:
+        with open("/proc/cpuinfo") as f:
+            m = re.search(r"^model name\s*:\s*(.*)$", f.read(), re.M)
+            facts["cpu"] = m.group(1) if m else "?"
+    except OSError:
+        facts["cpu"] = "?"
+    facts["cores"] = os.cpu_count()
+    try:
+        with open("/proc/meminfo") as f:
+            m = re.search(r"MemTotal:\s*(\d+)", f.read())
+            facts["ram_gb"] = round(int(m.group(1)) / 1024 / 1024, 1)
+    except OSError:
+        pass
+    facts["kernel"] = platform.release()
+    facts["python"] = platform.python_version()
+    return facts
+
+
+def fs_type(path):
+    try:
+        out = subprocess.run(["df", "-T", path], stdout=subprocess.PIPE,
+                             universal_newlines=True).stdout.splitlines()
+        return out[1].split()[1]
+    except Exception:
+        return "?"
+
+
+def med(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def ratio(a, b):
+    return a / b if b else float("nan")
+
+
+def markdown_table(results):
+    hdr = ("| scenario | ours wall (s) | ref wall (s) | wall ours/ref | ours CPU (s) | ref CPU (s) "
+           "| CPU ours/ref | ours RSS (MB) | ref RSS (MB) | RSS ours/ref | work | check |")
+    sep = "|" + "---|" * 12
+    lines = [hdr, sep]
+    for r in results:
+        o, f = r["ours"], r["ref"]
+        ow, fw = med(o["wall"]), med(f["wall"])
+        oc, fc = med(o["cpu"]), med(f["cpu"])
+        orss, frss = med(o["rss"]) / 1024, med(f["rss"]) / 1024
+        work = ", ".join(sorted(set(o["work"]) | set(f["work"]))) or "-"
+        if set(o["work"]) != set(f["work"]):
+            work = "ours: %s; ref: %s" % (", ".join(sorted(o["work"])) or "-",
+                                          ", ".join(sorted(f["work"])) or "-")
+        probs = []
+        for b in ("ours", "ref"):
+            if r[b]["problems"]:
+                probs.append("%s: %s" % (b, "; ".join(sorted(set(r[b]["problems"])))))
+        if r.get("notes"):
+            probs.append(r["notes"])
+        lines.append("| %s | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f | %.1f | %.1f | %.2f | %s | %s |" % (
+            r["scenario"], ow, fw, ratio(ow, fw), oc, fc, ratio(oc, fc), orss, frss,
+            ratio(orss, frss), work, "; ".join(probs) or "ok"))
+    return "\n".join(lines)
+
+
+def callgrind_ir(bin_path, args, cwd, out_file, stack=None, env=None):
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out_file, bin_path] + args
+    rc, wall, _, _ = run_measured(cmd, cwd, out_file + ".stdout", stack, use_time=False,
+                                  extra_env=env)
+    ir = None
+    try:
+        with open(out_file) as f:
+            for line in f:
+                if line.startswith("summary:") or line.startswith("totals:"):
+                    ir = int(line.split()[1])
+    except OSError:
+        pass
+    return rc, ir, wall
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__[__doc__.index("  run.py"):])
+    default_ours = os.path.join(REPO, "build", "ninja")
+    if not os.path.exists(default_ours):
+        default_ours = os.path.join(REPO, "ninja")
+    ap.add_argument("--ours", default=default_ours, help="our binary (default: build/ninja or ./ninja)")
+    ap.add_argument("--ref", help="reference binary (default: misc/reference-ninja.sh's)")
+    ap.add_argument("-n", "--runs", type=int, default=5, help="timed runs per binary per scenario (default 5)")
+    ap.add_argument("--quick", action="store_true", help="small trees (5k edges) for smoke runs")
+    ap.add_argument("--scenarios", help="comma-separated subset (default: all): " +
+                    ",".join(s.name for s in scenarios()))
+    ap.add_argument("--workdir", default="/tmp/ronin-bench", help="where trees are generated/cached")
+    ap.add_argument("--regen", action="store_true", help="regenerate the trees even if cached")
+    ap.add_argument("--json", help="write raw samples and medians to this file")
+    ap.add_argument("--markdown", help="write the Markdown table to this file")
+    ap.add_argument("--callgrind", action="store_true",
+                    help="run each binary once under callgrind and report instructions (Ir); "
+                         "uses the --quick trees unless --full is given")
+    ap.add_argument("--full", action="store_true", help="with --callgrind: use the full-size trees")
+    ap.add_argument("--perf", metavar="DIR", help="perf-record OUR binary on each scenario into DIR and "
+                    "print the top functions (default scenarios: noop,noop-deps,parse)")
+    ap.add_argument("--top", type=int, default=15, help="functions listed by --perf (default 15)")
+    ap.add_argument("--perf-reps", type=int, default=3, help="runs per --perf recording (default 3)")
+    ap.add_argument("--perf-which", choices=("ours", "ref"), default="ours",
+                    help="binary profiled by --perf (default ours)")
+    args = ap.parse_args(argv)
+
+    ref = args.ref
+    if not ref:
+        ref = subprocess.check_output([os.path.join(REPO, "misc", "reference-ninja.sh")],
+                                      universal_newlines=True).strip()
+    bins = {"ours": os.path.abspath(args.ours), "ref": os.path.abspath(ref)}
+    for b, p in bins.items():
+        if not os.access(p, os.X_OK):
+            ap.error("%s binary %s is not executable" % (b, p))
+
+    all_sc = scenarios()
+    if args.scenarios:
+        names = args.scenarios.split(",")
+        unknown = set(names) - {s.name for s in all_sc}
+        if unknown:
+            ap.error("unknown scenario(s): %s" % ", ".join(sorted(unknown)))
+        sel = [s for s in all_sc if s.name in names]
+    elif args.perf:
+        sel = [s for s in all_sc if s.name in ("noop", "noop-deps", "parse")]
+    else:
+        sel = all_sc
+
+    quick = args.quick or (args.callgrind and not args.full)
+    size = "quick" if quick else "full"
+    os.makedirs(args.workdir, exist_ok=True)
+
+    trees = {}
+    for sc in sel:
+        if sc.per_binary_tree:
+            for b in bins:
+                trees[(sc.tree, b)] = ensure_tree(args.workdir, size, sc.tree, "-" + b, args.regen)
+        elif (sc.tree, None) not in trees:
+            trees[(sc.tree, None)] = ensure_tree(args.workdir, size, sc.tree, "", args.regen)
+
+    if args.perf:
+        return perf_mode(args, sel, trees, bins)
+    if args.callgrind:
+        return callgrind_mode(args, sel, trees, bins, size)
+
+    started = datetime.datetime.now()
+    load_start = os.getloadavg()
+    results = []
+    for sc in sel:
+        log("scenario %s (%s)" % (sc.name, sc.what))
+        res = bench_scenario(sc, trees, bins, args.runs, args.workdir)
+        entry = {"scenario": sc.name, "what": sc.what, "args": sc.args, "tree": sc.tree}
+        for b in bins:
+            entry[b] = {"wall": res[b]["wall"], "cpu": res[b]["cpu"], "rss": res[b]["rss"],
+                        "problems": res[b]["problems"], "work": sorted(res[b]["work"]),
+                        "median_wall": med(res[b]["wall"]), "median_cpu": med(res[b]["cpu"]),
+                        "median_rss_kb": med(res[b]["rss"])}
+        if sc.name == "chain":
+            notes = probe_default_stack(sc, trees, bins)
+            bad = ["%s %s" % (b, n) for b, n in notes.items() if n != "ok"]
+            if bad:
+                entry["notes"] = "default 8 MB stack: " + ", ".join(bad)
+        results.append(entry)
+
+    table = markdown_table(results)
+    tree_lines = []
+    for (name, b), t in sorted(trees.items(), key=lambda x: (x[0][0], x[0][1] or "")):
+        if b == "ref":
+            continue
+        m = t["meta"]
+        desc = ", ".join("%s=%s" % (k, m[k]) for k in
+                         ("edges", "files", "subninjas", "manifest_bytes", "deps_entries",
+                          "deps_log_bytes", "commands") if k in m)
+        tree_lines.append("- `%s` (%s): %s" % (name, os.path.dirname(t["root"]) + "/" +
+                                               os.path.basename(t["root"]), desc))
+    facts = machine_facts()
+    facts["tree_fs"] = fs_type(args.workdir)
+    cmdline = "misc/bench/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    md = [table, "", "Trees:", *tree_lines, "",
+          "Command: `%s`  " % cmdline.strip(),
+          "Date: %s; runs per binary per scenario: %d (+1 warm-up), alternating ours/ref; medians.  " % (
+              started.strftime("%Y-%m-%d %H:%M"), args.runs),
+          "Machine: %s, %s cores, %s GB RAM, Linux %s, trees on %s; load average %.1f at start, "
+          "%.1f at end.  " % (
+              facts["cpu"], facts["cores"], facts.get("ram_gb", "?"), facts["kernel"], facts["tree_fs"],
+              load_start[0], os.getloadavg()[0]),
+          "ours = `%s`, ref = `%s`" % (bins["ours"], bins["ref"])]
+    print("\n".join(md))
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write("\n".join(md) + "\n")
+    if args.json:
+        with open(args.json, "w") as f:
+            facts["loadavg_start"], facts["loadavg_end"] = load_start[0], os.getloadavg()[0]
+            json.dump({"date": started.isoformat(), "command": cmdline, "machine": facts,
+                       "binaries": bins, "size": size, "runs": args.runs,
+                       "trees": {"%s%s" % (k[0], "-" + k[1] if k[1] else ""): v["meta"]
+                                 for k, v in trees.items()},
+                       "results": results}, f, indent=1)
+    bad = any(r[b]["problems"] for r in results for b in bins)
+    return 1 if bad else 0
+
+
+def callgrind_top(out_file, n):
+    """Top-n functions by self Ir, via callgrind_annotate, names shortened."""
+    try:
+        text = subprocess.run(["callgrind_annotate", out_file], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, universal_newlines=True).stdout
+    except OSError:
+        return []
+    rows, on = [], False
+    for l in text.splitlines():
+        if "file:function" in l:
+            on = True
+            continue
+        if not on or not l.strip() or l.startswith("--"):
+            continue
+        m = re.match(r"\s*([\d,]+)\s+\(\s*([\d.]+)%\)\s+(?:[^:]*:)?(.*?)(?:\s+\[(.*)\])?$", l)
+        if not m:
+            continue
+        fn = m.group(3)
+        # drop the parameter list: keep up to the '(' matching the final ')'
+        depth = 0
+        for i in range(len(fn) - 1, -1, -1):
+            if fn[i] == ")":
+                depth += 1
+            elif fn[i] == "(":
+                depth -= 1
+                if depth == 0:
+                    fn = fn[:i] + fn[fn.rfind(")") + 1:]
+                    break
+        fn = short_symbol(fn.strip())
+        lib = os.path.basename(m.group(4) or "")
+        rows.append("%6s%%  %s%s" % (m.group(2), fn, "  (%s)" % lib if lib.startswith("lib") else ""))
+        if len(rows) >= n:
+            break
+    return rows
+
+
+def callgrind_mode(args, sel, trees, bins, size):
+    if not shutil.which("valgrind"):
+        log("valgrind not found")
+        return 2
+    cgdir = os.path.join(args.workdir, "callgrind")
+    os.makedirs(cgdir, exist_ok=True)
+    rows = []
+    for sc in sel:
+        row = {"scenario": sc.name}
+        for b in bins:
+            tree = trees[(sc.tree, b)] if sc.per_binary_tree else trees[(sc.tree, None)]
+            sc.setup(tree)
+            try:
+                rc, ir, wall = callgrind_ir(bins[b], sc.args, tree["bdir"],
+                                            os.path.join(cgdir, "%s.%s.out" % (sc.name, b)),
+                                            sc.stack or BIG_STACK, sc.env)
+            finally:
+                sc.teardown(tree)
+            row[b] = ir
+            row[b + "_rc"] = rc
+            log("  %-13s %-4s Ir %s (%.1fs under valgrind)%s" % (
+                sc.name, b, "{:,}".format(ir) if ir else "?", wall, "" if rc == 0 else " rc=%d" % rc))
+        rows.append(row)
+    lines = ["| scenario | ours Ir | ref Ir | ours/ref |", "|---|---|---|---|"]
+    for r in rows:
+        o, f = r["ours"], r["ref"]
+        lines.append("| %s | %s | %s | %s |" % (
+            r["scenario"], "{:,}".format(o) if o else "?", "{:,}".format(f) if f else "?",
+            "%.2f" % (o / f) if o and f else "?"))
+    lines.append("")
+    lines.append("(callgrind, %s trees, one run each; Ir = instructions executed by ninja itself, "
+                 "not by the commands it spawns)" % size)
+    if shutil.which("callgrind_annotate") and args.top > 0:
+        for r in rows:
+            fns = callgrind_top(os.path.join(cgdir, "%s.ours.out" % r["scenario"]), args.top)
+            if fns:
+                lines.append("")
+                lines.append("%s: top %d functions of ours by self Ir" % (r["scenario"], len(fns)))
+                lines.extend("    " + f for f in fns)
+    print("\n".join(lines))
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write("\n".join(lines) + "\n")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"callgrind": rows, "binaries": bins, "size": size}, f, indent=1)
+    return 0
+
+
+def short_symbol(s):
+    """Shortens libstdc++ template spellings in a perf line."""
+    s = s.replace("std::basic_string_view<char, std::char_traits<char> >", "string_view")
+    s = re.sub(r"std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >",
+               "string", s)
+    # _Hashtable<K, std::pair<K const, V>, ...>::f  ->  unordered_map<K, V>::f
+    m = re.search(r"std::_Hashtable<(.*?), std::pair<\1 const, (.*?)>, std::allocator<.*>::(\w+)", s)
+    if m:
+        s = s[:m.start()] + "std::unordered_map<%s, %s>::%s" % (m.group(1), m.group(2), m.group(3)) + \
+            s[m.end():]
+    return s
+
+
+def perf_report(data, sort, limit):
+    out = subprocess.run(["perf", "report", "-i", data, "--no-children", "--stdio", "--sort", sort,
+                          "-g", "none", "--percent-limit", str(limit)],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         universal_newlines=True).stdout
+    rows = []
+    for l in out.splitlines():
+        if not l.strip() or l.startswith("#"):
+            continue
+        l = re.sub(r"(\s+-)+\s*$", "", l.rstrip()).strip()
+        l = re.sub(r"\s{2,}", "  ", l)
+        rows.append(short_symbol(l))
+    return out, rows
+
+
+def perf_mode(args, sel, trees, bins):
+    if not shutil.which("perf"):
+        log("perf not found")
+        return 2
+    os.makedirs(args.perf, exist_ok=True)
+    for sc in sel:
+        tree = trees[(sc.tree, args.perf_which)] if sc.per_binary_tree else trees[(sc.tree, None)]
+        data = os.path.join(os.path.abspath(args.perf), "%s.%s.data" % (sc.name, args.perf_which))
+        # Run the binary --perf-reps times in one recording (more samples);
+        # setup/teardown only bracket the whole recording, fine for the
+        # read-only scenarios this is meant for.
+        inner = " ; ".join(["%s %s" % (bins[args.perf_which], " ".join(sc.args))] * args.perf_reps)
+        sc.setup(tree)
+        try:
+            run_measured(["perf", "record", "-q", "-F", "4999", "-g", "-o", data,
+                          "--", "/bin/sh", "-c", inner],
+                         tree["bdir"], os.path.join(args.perf, sc.name + ".out"), sc.stack,
+                         use_time=False, extra_env=sc.env)
+        finally:
+            sc.teardown(tree)
+        report, rows = perf_report(data, "symbol", 0.2)
+        with open(os.path.join(args.perf, "%s.%s.report.txt" % (sc.name, args.perf_which)), "w") as f:
+            f.write(report)
+        _, dsos = perf_report(data, "dso", 1)
+        print("## %s (`ninja %s`, %d runs): top %d self-time symbols of %s" % (
+            sc.name, " ".join(sc.args), args.perf_reps, args.top, args.perf_which))
+        print("    by DSO: " + "; ".join(dsos[:4]))
+        for l in rows[:args.top]:
+            if len(l) > 160:
+                l = l[:157] + "..."
+            print("    " + l)
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
