@@ -4,6 +4,7 @@
 #ifndef RONIN_ARENA_H_
 #define RONIN_ARENA_H_
 
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string_view>
@@ -24,6 +25,15 @@ class Arena {
     cursor_ += size;
     left_ -= size;
     return result;
+  }
+
+  // Memory for `count` objects of type T, suitably aligned (not constructed).
+  template <typename T>
+  T* AllocateArray(size_t count) {
+    char* raw = Allocate(sizeof(T) * count + alignof(T) - 1);
+    uintptr_t address = reinterpret_cast<uintptr_t>(raw);
+    address = (address + alignof(T) - 1) & ~static_cast<uintptr_t>(alignof(T) - 1);
+    return reinterpret_cast<T*>(address);
   }
 
   // Copies `text` into the arena; the returned view is NUL-terminated.

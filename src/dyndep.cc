@@ -196,14 +196,8 @@ bool DyndepLoader::LoadDyndeps(Node* node, DyndepFile* file, std::string* err) c
 }
 
 bool DyndepLoader::UpdateEdge(Edge* edge, const Dyndeps& dyndeps, std::string* err) const {
-  if (dyndeps.restat) {
-    // The binding must not leak into the file scope the edge may share.
-    if (!edge->owns_env) {
-      edge->env = state_->NewScope(edge->env);
-      edge->owns_env = true;
-    }
-    edge->env->AddBinding("restat", "1");
-  }
+  // An edge binding, so it never leaks into the file scope.
+  if (dyndeps.restat) state_->AddEdgeBinding(edge, "restat", "1");
   for (Node* output : dyndeps.implicit_outputs) {
     if (output->in_edge) {
       *err = "multiple rules generate " + std::string(output->path);

@@ -42,6 +42,12 @@ class EvalString {
 
   // Literal text when there are no variables (fast path for paths).
   bool IsLiteral() const;
+  // The text, if the string is exactly one literal segment.
+  bool AsSingleLiteral(std::string_view* text) const {
+    if (segments_.size() != 1 || segments_[0].is_variable) return false;
+    *text = segments_[0].view();
+    return true;
+  }
   std::string LiteralText() const;
 
   // Copies every segment into `arena` so the string outlives the buffer.

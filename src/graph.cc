@@ -53,11 +53,18 @@ class EdgeEnv : public Env {
     if (record) lookups_.push_back(name);
     recursive_ = true;
 
-    if (const std::string_view* local = edge_->env->LookupLocal(name)) {
+    // The innermost scope is the edge's own bindings if it has any, else
+    // (Ninja's quirk) its file scope, which thus beats the rule.
+    const Scope* scope = edge_->scope;
+    const std::string_view* local =
+        edge_->binding_count ? edge_->FindOwnBinding(name) : scope->LookupLocal(name);
+    if (local) {
       out->append(*local);
     } else if (rule_value) {
       rule_value->EvaluateInto(*this, out);
-    } else if (const Scope* parent = edge_->env->parent()) {
+    } else if (edge_->binding_count) {
+      out->append(scope->LookupVariable(name));
+    } else if (const Scope* parent = scope->parent()) {
       out->append(parent->LookupVariable(name));
     }
     if (record) lookups_.pop_back();

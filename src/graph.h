@@ -96,9 +96,17 @@ struct Edge {
     kToFinish,     // scheduled (ready, delayed by its pool, or running)
   };
 
+  // An indented "name = value" line under the build statement.
+  struct Binding {
+    std::string_view name;
+    std::string_view value;
+  };
+
   const Rule* rule = nullptr;
   Pool* pool = nullptr;
-  Scope* env = nullptr;  // edge bindings if any, else the file scope
+  Scope* scope = nullptr;  // the scope of the file that declared the edge
+  const Binding* bindings = nullptr;  // the edge's own bindings (arena-owned)
+  uint32_t binding_count = 0;
   std::vector<Node*> inputs;   // explicit, then implicit, then order-only
   std::vector<Node*> outputs;  // explicit, then implicit
   std::vector<Node*> validations;
@@ -116,9 +124,14 @@ struct Edge {
   bool deps_loaded = false;
   bool deps_missing = false;
   bool generated_by_dep_loader = false;
-  bool owns_env = false;  // env holds this edge's own bindings
 
   bool is_phony() const { return rule->IsPhony(); }
+  // The edge's own binding of `name`, or null.
+  const std::string_view* FindOwnBinding(std::string_view name) const {
+    for (uint32_t i = 0; i < binding_count; ++i)
+      if (bindings[i].name == name) return &bindings[i].value;
+    return nullptr;
+  }
   bool use_console() const { return pool && pool->is_console; }
   bool is_implicit(size_t index) const {
     return index >= inputs.size() - order_only_deps - implicit_deps && !is_order_only(index);
@@ -144,6 +157,22 @@ struct Edge {
   std::string GetUnescapedDepfile() const;
   std::string GetUnescapedDyndep() const;
   std::string GetUnescapedRspfile() const;
+};
+
+// Variables as the paths of a build statement see them: the edge's own
+// bindings, then its file's scopes (no $in/$out, no rule bindings).
+class EdgeBindingEnv : public Env {
+ public:
+  explicit EdgeBindingEnv(const Edge* edge) : edge_(edge) {}
+  void AppendVariable(std::string_view name, std::string* out) const override {
+    if (const std::string_view* own = edge_->FindOwnBinding(name))
+      out->append(*own);
+    else
+      out->append(edge_->scope->LookupVariable(name));
+  }
+
+ private:
+  const Edge* edge_;
 };
 
 template <typename Queue>

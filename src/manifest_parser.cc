@@ -55,13 +55,13 @@ bool ManifestParser::Parse(std::string_view filename, std::string_view input, st
       case Lexer::IDENT: {
         lexer_.UnreadToken();
         std::string_view name;
-        EvalString let_value;
+        EvalString& let_value = scratch_let_;
+        let_value.Clear();
         if (!ParseLet(&name, &let_value, err)) return false;
         std::string value = let_value.Evaluate(*env_);
         // Checked at once, so an old binary stops before tripping over newer syntax.
         if (name == "ninja_required_version") CheckNinjaVersion(value);
-        Arena* arena = state_->arena();
-        env_->AddBinding(arena->Copy(name), arena->Copy(value));
+        env_->AddBinding(state_->InternName(name), state_->arena()->Copy(value));
         break;
       }
       case Lexer::INCLUDE:
@@ -185,28 +185,36 @@ bool ManifestParser::EvaluatePath(const EvalString& eval, const Env& env, std::s
   return true;
 }
 
-namespace {
+std::string_view ManifestParser::EvaluateBuildPath(const EvalString& eval, const Env& env,
+                                                   std::string* err) {
+  // Most paths are literal and already canonical: use the manifest text.
+  std::string_view literal;
+  if (eval.AsSingleLiteral(&literal) && IsCanonicalPath(literal)) return literal;
+  if (!EvaluatePath(eval, env, &scratch_value_, err)) return std::string_view();
+  return scratch_value_;
+}
 
-// Reads space-separated paths until an empty one (the end of the list).
-bool ReadPathList(Lexer* lexer, std::vector<EvalString>* paths, int* count, std::string* err) {
+bool ManifestParser::ReadPathList(size_t* used, int* count, std::string* err) {
+  // Paths go into reused scratch EvalStrings: parsing an edge allocates
+  // nothing here once the scratch has grown.
   for (;;) {
-    EvalString path;
-    if (!lexer->ReadPath(&path, err)) return false;
-    if (path.empty()) return true;
-    paths->push_back(std::move(path));
+    if (*used == scratch_paths_.size()) scratch_paths_.emplace_back();
+    EvalString* path = &scratch_paths_[*used];
+    path->Clear();
+    if (!lexer_.ReadPath(path, err)) return false;
+    if (path->empty()) return true;
+    ++*used;
     ++*count;
   }
 }
 
-}  // namespace
-
 bool ManifestParser::ParseEdge(std::string* err) {
-  std::vector<EvalString> outs, ins, validations;
+  size_t used = 0;
   int explicit_outs = 0, implicit_outs = 0;
-  if (!ReadPathList(&lexer_, &outs, &explicit_outs, err)) return false;
-  if (lexer_.PeekToken(Lexer::PIPE) && !ReadPathList(&lexer_, &outs, &implicit_outs, err))
-    return false;
-  if (outs.empty()) return lexer_.Error("expected path", err);
+  if (!ReadPathList(&used, &explicit_outs, err)) return false;
+  if (lexer_.PeekToken(Lexer::PIPE) && !ReadPathList(&used, &implicit_outs, err)) return false;
+  size_t outs_end = used;
+  if (outs_end == 0) return lexer_.Error("expected path", err);
   if (!ExpectToken(Lexer::COLON, err)) return false;
 
   std::string_view rule_name;
@@ -215,32 +223,27 @@ bool ManifestParser::ParseEdge(std::string* err) {
   if (!rule) return lexer_.Error("unknown build rule '" + std::string(rule_name) + "'", err);
 
   int explicit_ins = 0, implicit_ins = 0, order_only_ins = 0, validation_count = 0;
-  if (!ReadPathList(&lexer_, &ins, &explicit_ins, err)) return false;
-  if (lexer_.PeekToken(Lexer::PIPE) && !ReadPathList(&lexer_, &ins, &implicit_ins, err))
-    return false;
-  if (lexer_.PeekToken(Lexer::PIPE2) && !ReadPathList(&lexer_, &ins, &order_only_ins, err))
-    return false;
-  if (lexer_.PeekToken(Lexer::PIPEAT) &&
-      !ReadPathList(&lexer_, &validations, &validation_count, err))
-    return false;
+  if (!ReadPathList(&used, &explicit_ins, err)) return false;
+  if (lexer_.PeekToken(Lexer::PIPE) && !ReadPathList(&used, &implicit_ins, err)) return false;
+  if (lexer_.PeekToken(Lexer::PIPE2) && !ReadPathList(&used, &order_only_ins, err)) return false;
+  size_t ins_end = used;
+  if (lexer_.PeekToken(Lexer::PIPEAT) && !ReadPathList(&used, &validation_count, err)) return false;
   if (!ExpectToken(Lexer::NEWLINE, err)) return false;
 
-  // Edge bindings are evaluated right away, in the enclosing scope; an edge
-  // gets a scope of its own only when it has bindings.
-  Scope* env = env_;
-  if (lexer_.PeekToken(Lexer::INDENT)) {
-    env = state_->NewScope(env_);
-    Arena* arena = state_->arena();
-    do {
-      std::string_view key;
-      EvalString value;
-      if (!ParseLet(&key, &value, err)) return false;
-      env->AddBinding(arena->Copy(key), arena->Copy(value.Evaluate(*env_)));
-    } while (lexer_.PeekToken(Lexer::INDENT));
+  // Edge bindings are evaluated right away, in the enclosing scope.
+  scratch_bindings_.clear();
+  while (lexer_.PeekToken(Lexer::INDENT)) {
+    std::string_view key;
+    EvalString& value = scratch_let_;
+    value.Clear();
+    if (!ParseLet(&key, &value, err)) return false;
+    scratch_value_.clear();
+    value.EvaluateInto(*env_, &scratch_value_);
+    scratch_bindings_.push_back({state_->InternName(key), state_->arena()->Copy(scratch_value_)});
   }
 
-  Edge* edge = state_->AddEdge(rule, env);
-  edge->owns_env = env != env_;
+  Edge* edge = state_->AddEdge(rule, env_);
+  if (!scratch_bindings_.empty()) state_->SetEdgeBindings(edge, scratch_bindings_);
   std::string pool_name = edge->GetBinding(Rule::kPool);
   if (!pool_name.empty()) {
     Pool* pool = state_->LookupPool(pool_name);
@@ -248,25 +251,30 @@ bool ManifestParser::ParseEdge(std::string* err) {
     edge->pool = pool;
   }
 
-  std::string path;
-  edge->outputs.reserve(outs.size());
-  for (const EvalString& out : outs) {
-    if (!EvaluatePath(out, *env, &path, err)) return false;
+  // Paths are evaluated like edge bindings would see them: in the edge's
+  // own bindings first, then the file scope.
+  EdgeBindingEnv path_env(edge);
+  edge->outputs.reserve(outs_end);
+  for (size_t i = 0; i < outs_end; ++i) {
+    std::string_view path = EvaluateBuildPath(scratch_paths_[i], path_env, err);
+    if (path.empty()) return false;
     if (!state_->AddOut(edge, path, err)) return lexer_.Error(std::string(*err), err);
   }
   edge->implicit_outs = implicit_outs;
 
-  edge->inputs.reserve(ins.size());
-  for (const EvalString& in : ins) {
-    if (!EvaluatePath(in, *env, &path, err)) return false;
+  edge->inputs.reserve(ins_end - outs_end);
+  for (size_t i = outs_end; i < ins_end; ++i) {
+    std::string_view path = EvaluateBuildPath(scratch_paths_[i], path_env, err);
+    if (path.empty()) return false;
     state_->AddIn(edge, path);
   }
   edge->implicit_deps = implicit_ins;
   edge->order_only_deps = order_only_ins;
 
-  edge->validations.reserve(validations.size());
-  for (const EvalString& validation : validations) {
-    if (!EvaluatePath(validation, *env, &path, err)) return false;
+  edge->validations.reserve(used - ins_end);
+  for (size_t i = ins_end; i < used; ++i) {
+    std::string_view path = EvaluateBuildPath(scratch_paths_[i], path_env, err);
+    if (path.empty()) return false;
     state_->AddValidation(edge, path);
   }
 

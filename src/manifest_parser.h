@@ -5,6 +5,9 @@
 #include <string>
 #include <string_view>
 
+#include <vector>
+
+#include "graph.h"
 #include "lexer.h"
 
 namespace ronin {
@@ -36,11 +39,17 @@ class ManifestParser {
   bool ParseRule(std::string* err);
   bool ParseLet(std::string_view* key, EvalString* value, std::string* err);
   bool ParseEdge(std::string* err);
+  // Reads space-separated paths into scratch_paths_[*used...] until an
+  // empty one (the end of the list); counts them in *count.
+  bool ReadPathList(size_t* used, int* count, std::string* err);
   bool ParseDefault(std::string* err);
   bool ParseFileInclude(bool new_scope, std::string* err);
   bool ExpectToken(Lexer::Token expected, std::string* err);
   // Evaluates a path, rejects an empty one, canonicalises it.
   bool EvaluatePath(const EvalString& eval, const Env& env, std::string* path, std::string* err);
+  // The same for a build statement's paths; empty (with *err) on error. The
+  // view is valid until the next call.
+  std::string_view EvaluateBuildPath(const EvalString& eval, const Env& env, std::string* err);
   void CheckNinjaVersion(std::string_view version);
 
   State* state_;
@@ -48,6 +57,10 @@ class ManifestParser {
   ManifestParserOptions options_;
   Scope* env_;
   Lexer lexer_;
+  std::vector<EvalString> scratch_paths_;
+  EvalString scratch_let_;
+  std::vector<Edge::Binding> scratch_bindings_;
+  std::string scratch_value_;
 };
 
 }  // namespace ronin

@@ -1,5 +1,7 @@
 #include "state.h"
 
+#include <new>
+
 namespace ronin {
 
 namespace {
@@ -43,12 +45,43 @@ Node* State::SpellcheckNode(std::string_view path) const {
   return result;
 }
 
-Edge* State::AddEdge(const Rule* rule, Scope* env) {
+std::string_view State::InternName(std::string_view name) {
+  auto it = names_.find(name);
+  if (it != names_.end()) return *it;
+  std::string_view copy = arena_.Copy(name);
+  names_.insert(copy);
+  return copy;
+}
+
+void State::SetEdgeBindings(Edge* edge, const std::vector<Edge::Binding>& bindings) {
+  Edge::Binding* array = arena_.AllocateArray<Edge::Binding>(bindings.size());
+  uint32_t count = 0;
+  for (const Edge::Binding& binding : bindings) {
+    Edge::Binding* existing = nullptr;
+    for (uint32_t i = 0; i < count; ++i)
+      if (array[i].name == binding.name) existing = &array[i];
+    if (existing) {
+      existing->value = binding.value;
+    } else {
+      new (&array[count++]) Edge::Binding(binding);
+    }
+  }
+  edge->bindings = array;
+  edge->binding_count = count;
+}
+
+void State::AddEdgeBinding(Edge* edge, std::string_view name, std::string_view value) {
+  std::vector<Edge::Binding> bindings(edge->bindings, edge->bindings + edge->binding_count);
+  bindings.push_back({InternName(name), arena_.Copy(value)});
+  SetEdgeBindings(edge, bindings);
+}
+
+Edge* State::AddEdge(const Rule* rule, Scope* scope) {
   edge_storage_.emplace_back();
   Edge* edge = &edge_storage_.back();
   edge->rule = rule;
   edge->pool = &default_pool_;
-  edge->env = env;
+  edge->scope = scope;
   edge->id = static_cast<uint32_t>(edges_.size());
   edges_.push_back(edge);
   return edge;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "arena.h"
@@ -32,7 +33,13 @@ class State {
   // The node whose path is closest to `path` (edit distance <= 3), if any.
   Node* SpellcheckNode(std::string_view path) const;
 
-  Edge* AddEdge(const Rule* rule, Scope* env);
+  Edge* AddEdge(const Rule* rule, Scope* scope);
+  // Gives the edge its own bindings (copied into the arena); a name bound
+  // again replaces the earlier value.
+  void SetEdgeBindings(Edge* edge, const std::vector<Edge::Binding>& bindings);
+  void AddEdgeBinding(Edge* edge, std::string_view name, std::string_view value);
+  // One arena copy per distinct variable name.
+  std::string_view InternName(std::string_view name);
   // Connects an output; fails on a second producer ("multiple rules generate").
   bool AddOut(Edge* edge, std::string_view path, std::string* err);
   void AddIn(Edge* edge, std::string_view path);
@@ -74,6 +81,7 @@ class State {
   std::deque<Edge> edge_storage_;
   std::vector<Edge*> edges_;
   std::deque<Scope> scopes_;
+  std::unordered_set<std::string_view> names_;
   std::deque<Rule> rules_;
   std::deque<Pool> pool_storage_;
   SmallMap<Pool*> pools_;

@@ -115,6 +115,34 @@ size_t CanonicalizePath(char* path, size_t len) {
   return out - path;
 }
 
+bool IsCanonicalPath(std::string_view path) {
+  const char* p = path.data();
+  const char* end = p + path.size();
+  if (p == end) return false;
+  if (path == ".") return true;
+  if (*p == '/' && ++p == end) return true;  // "/"
+  // Leading ".." components are kept as they are.
+  while (end - p >= 2 && p[0] == '.' && p[1] == '.' && (end - p == 2 || p[2] == '/')) {
+    if (end - p == 2) return true;
+    p += 3;
+    if (p == end) return false;  // trailing slash
+  }
+  // Now every component must be a normal one: not empty, ".", or "..".
+  if (*p == '/' || (*p == '.' && (end - p == 1 || p[1] == '/'))) return false;
+  if (end - p >= 2 && p[0] == '.' && p[1] == '.' && (end - p == 2 || p[2] == '/')) return false;
+  for (;;) {
+    const char* slash = static_cast<const char*>(memchr(p, '/', end - p));
+    if (!slash) return true;
+    const char* next = slash + 1;
+    if (next == end || *next == '/') return false;
+    if (*next == '.') {
+      if (next + 1 == end || next[1] == '/') return false;
+      if (next[1] == '.' && (next + 2 == end || next[2] == '/')) return false;
+    }
+    p = next;
+  }
+}
+
 void CanonicalizePath(std::string* path) {
   if (path->empty()) return;
   path->resize(CanonicalizePath(&(*path)[0], path->size()));

@@ -24,6 +24,9 @@ void Info(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // trailing slash. No symlink resolution. Returns the new length (in place).
 size_t CanonicalizePath(char* path, size_t len);
 void CanonicalizePath(std::string* path);
+// True if CanonicalizePath would leave `path` unchanged (cheap check, so the
+// common clean path needs no copy).
+bool IsCanonicalPath(std::string_view path);
 
 // Appends `text` quoted for a POSIX shell, only if it needs quoting.
 void AppendShellEscaped(std::string_view text, std::string* out);

@@ -208,7 +208,7 @@ TEST_F(DyndepLoaderTest, RestatDoesNotLeakIntoTheSharedScope) {
       "rule plain\n"
       "  command = x\n"
       "build unrelated: plain\n");
-  ASSERT_FALSE(EdgeFor("out")->owns_env);
+  ASSERT_EQ(0u, EdgeFor("out")->binding_count);
   disk_.Create("dd", "ninja_dyndep_version = 1\nbuild out: dyndep\n  restat = 1\nbuild out2: dyndep\n");
   EXPECT_EQ("ok", Load("dd"));
   EXPECT_TRUE(EdgeFor("out")->GetBindingBool(Rule::kRestat));

@@ -124,7 +124,8 @@ TEST(ManifestParserTest, CrLfLineEndings) {
                             "  extra = $\r\n"
                             "    x\r\n"));
   EXPECT_EQ("cat in > out", Command(state, "out"));
-  EXPECT_EQ("x", *state.edges()[0]->env->LookupLocal("extra"));
+  ASSERT_NE(nullptr, state.edges()[0]->FindOwnBinding("extra"));
+  EXPECT_EQ("x", *state.edges()[0]->FindOwnBinding("extra"));
 }
 
 TEST(ManifestParserTest, BuildStatementInputKinds) {
@@ -327,14 +328,18 @@ TEST(ManifestParserTest, EdgeBindingShadowsRuleBinding) {
   EXPECT_EQ("edge o", edge->GetBinding(Rule::kDescription));
 }
 
-TEST(ManifestParserTest, EdgesWithoutBindingsShareTheFileScope) {
+TEST(ManifestParserTest, EdgesKeepTheirFileScopeAndOwnBindings) {
   State state;
-  ASSERT_TRUE(ParseManifest(&state, "rule r\n  command = x\nbuild a: r\n  x=1\nbuild b: r\n"));
-  EXPECT_TRUE(state.edges()[0]->owns_env);
-  EXPECT_NE(state.root_scope(), state.edges()[0]->env);
-  EXPECT_EQ(state.root_scope(), state.edges()[0]->env->parent());
-  EXPECT_FALSE(state.edges()[1]->owns_env);
-  EXPECT_EQ(state.root_scope(), state.edges()[1]->env);
+  ASSERT_TRUE(ParseManifest(&state, "rule r\n  command = x\nbuild a: r\n  x=1\n  y=2\n  x=3\nbuild b: r\n"));
+  Edge* a = state.edges()[0];
+  EXPECT_EQ(state.root_scope(), a->scope);
+  ASSERT_EQ(2u, a->binding_count);  // a name bound twice keeps its last value
+  EXPECT_EQ("3", *a->FindOwnBinding("x"));
+  EXPECT_EQ("2", *a->FindOwnBinding("y"));
+  Edge* b = state.edges()[1];
+  EXPECT_EQ(state.root_scope(), b->scope);
+  EXPECT_EQ(0u, b->binding_count);
+  EXPECT_EQ(nullptr, b->FindOwnBinding("x"));
 }
 
 TEST(ManifestParserTest, RuleBindingsSeeVariablesDefinedLater) {

@@ -281,3 +281,42 @@ TEST(MachineTest, ProcessorCountAndClock) {
 
 }  // namespace
 }  // namespace ronin
+
+namespace ronin {
+namespace {
+
+// IsCanonicalPath must agree with CanonicalizePath on every path built from
+// a small alphabet of components (all combinations up to four components).
+TEST(IsCanonicalPathTest, AgreesWithCanonicalizePath) {
+  const char* parts[] = {"", ".", "..", "a", "bc", ".x", "..y", "z.", "..."};
+  std::vector<std::string> paths = {"", "/"};
+  std::vector<std::string> frontier = {""};
+  for (int depth = 0; depth < 4; ++depth) {
+    std::vector<std::string> next;
+    for (const std::string& prefix : frontier) {
+      for (const char* part : parts) {
+        std::string path = prefix.empty() && depth == 0 ? part : prefix + "/" + part;
+        next.push_back(path);
+        paths.push_back(path);
+        paths.push_back("/" + path);
+        paths.push_back(path + "/");
+      }
+    }
+    frontier.swap(next);
+  }
+  size_t canonical = 0;
+  for (const std::string& path : paths) {
+    if (path.empty()) {
+      EXPECT_FALSE(IsCanonicalPath(path));
+      continue;
+    }
+    std::string copy = path;
+    CanonicalizePath(&copy);
+    EXPECT_EQ(copy == path, IsCanonicalPath(path)) << "'" << path << "' canonicalises to '" << copy << "'";
+    canonical += copy == path;
+  }
+  EXPECT_GT(canonical, 100u);
+}
+
+}  // namespace
+}  // namespace ronin
