@@ -65,7 +65,8 @@ bool IsAncestor(pid_t candidate) {
 
 }  // namespace
 
-bool LockBuildDirectory(const std::string& dir, std::string* err) {
+bool LockBuildDirectory(const std::string& dir, bool* waited, std::string* err) {
+  *waited = false;
   int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) {
     *err = "opening build directory " + dir + ": " + strerror(errno);
@@ -94,6 +95,7 @@ bool LockBuildDirectory(const std::string& dir, std::string* err) {
     fprintf(stderr, "ninja: waiting for the ninja already running in this build directory (pid %d)...\n", holder);
   else
     fprintf(stderr, "ninja: waiting for the ninja already running in this build directory...\n");
+  *waited = true;
   while (flock(fd, LOCK_EX) < 0) {
     if (errno != EINTR) {
       close(fd);

@@ -12,8 +12,10 @@
 namespace ronin {
 
 // Locks `dir` (the directory of the logs) for the rest of the process.
-// Returns false (with *err) only if the directory cannot be opened.
-bool LockBuildDirectory(const std::string& dir, std::string* err);
+// Returns false (with *err) only if the directory cannot be opened. *waited
+// says whether another ninja held it: anything read from the disk before
+// is stale.
+bool LockBuildDirectory(const std::string& dir, bool* waited, std::string* err);
 
 }  // namespace ronin
 

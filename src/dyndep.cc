@@ -197,7 +197,10 @@ bool DyndepLoader::LoadDyndeps(Node* node, DyndepFile* file, std::string* err) c
 
 bool DyndepLoader::UpdateEdge(Edge* edge, const Dyndeps& dyndeps, std::string* err) const {
   // An edge binding, so it never leaks into the file scope.
-  if (dyndeps.restat) state_->AddEdgeBinding(edge, "restat", "1");
+  if (dyndeps.restat) {
+    state_->AddEdgeBinding(edge, "restat", "1");
+    edge->command_hash_known = false;  // a command could refer to $restat
+  }
   for (Node* output : dyndeps.implicit_outputs) {
     if (output->in_edge) {
       *err = "multiple rules generate " + std::string(output->path);

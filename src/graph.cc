@@ -31,9 +31,11 @@ class EdgeEnv : public Env {
  public:
   enum class Escape { kShell, kNone };
 
-  EdgeEnv(const Edge* edge, Escape escape) : edge_(edge), escape_(escape) {}
+  EdgeEnv(const Edge* edge, Escape escape, bool* cycle_found = nullptr)
+      : edge_(edge), escape_(escape), cycle_found_(cycle_found) {}
 
   void AppendVariable(std::string_view name, std::string* out) const override {
+    if (cycle_found_ && *cycle_found_) return;
     if (name == "in" || name == "in_newline") {
       AppendPaths(edge_->inputs.data(), edge_->inputs.data() + edge_->explicit_input_count(),
                   name == "in" ? ' ' : '\n', out);
@@ -44,7 +46,7 @@ class EdgeEnv : public Env {
                   ' ', out);
       return;
     }
-    if (recursive_) CheckForCycle(name);
+    if (recursive_ && HasCycle(name)) return;
 
     const EvalString* rule_value = edge_->rule->GetBinding(name);
     // The outermost lookup is not recorded: rule variables rarely refer to
@@ -71,9 +73,14 @@ class EdgeEnv : public Env {
   }
 
  private:
-  void CheckForCycle(std::string_view name) const {
+  // Fatal on a cycle, unless asked to report it instead.
+  bool HasCycle(std::string_view name) const {
     auto it = std::find(lookups_.begin(), lookups_.end(), name);
-    if (it == lookups_.end()) return;
+    if (it == lookups_.end()) return false;
+    if (cycle_found_) {
+      *cycle_found_ = true;
+      return true;
+    }
     std::string cycle;
     for (; it != lookups_.end(); ++it) {
       cycle.append(*it);
@@ -95,6 +102,7 @@ class EdgeEnv : public Env {
 
   const Edge* edge_;
   Escape escape_;
+  bool* cycle_found_;
   mutable std::vector<std::string_view> lookups_;
   mutable bool recursive_ = false;
 };
@@ -125,6 +133,21 @@ std::string Edge::EvaluateCommand(bool include_rspfile) const {
     }
   }
   return command;
+}
+
+bool Edge::TryEvaluateCommand(std::string* command, bool include_rspfile) const {
+  bool cycle = false;
+  command->clear();
+  EdgeEnv(this, EdgeEnv::Escape::kShell, &cycle).AppendVariable("command", command);
+  if (include_rspfile && !cycle) {
+    std::string content;
+    EdgeEnv(this, EdgeEnv::Escape::kShell, &cycle).AppendVariable("rspfile_content", &content);
+    if (!content.empty()) {
+      command->append(";rspfile=");
+      command->append(content);
+    }
+  }
+  return !cycle;
 }
 
 std::string Edge::GetUnescapedDepfile() const {

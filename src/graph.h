@@ -124,6 +124,9 @@ struct Edge {
   bool deps_loaded = false;
   bool deps_missing = false;
   bool generated_by_dep_loader = false;
+  // The hash of EvaluateCommand(true), when computed ahead (prefetch.cc).
+  bool command_hash_known = false;
+  uint64_t command_hash = 0;
 
   bool is_phony() const { return rule->IsPhony(); }
   // The edge's own binding of `name`, or null.
@@ -153,6 +156,8 @@ struct Edge {
   bool GetBindingBool(Rule::Binding key) const { return !GetBinding(key).empty(); }
   // The command, plus ";rspfile=" and the rspfile content when asked (for hashing).
   std::string EvaluateCommand(bool include_rspfile = false) const;
+  // The same, but a rule-variable cycle returns false instead of exiting.
+  bool TryEvaluateCommand(std::string* command, bool include_rspfile) const;
   // Path-valued bindings, with $in/$out unquoted.
   std::string GetUnescapedDepfile() const;
   std::string GetUnescapedDyndep() const;

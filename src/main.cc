@@ -7,10 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <memory>
 #include <string>
 
 #include "metrics.h"
 #include "ninja_main.h"
+#include "prefetch.h"
 #include "manifest_parser.h"
 #include "tools.h"
 #include "util.h"
@@ -235,6 +237,10 @@ int RealMain(int argc, char** argv) {
     // time); only a regeneration round destroys its state, which closes the
     // logs (and, as in Ninja, leaves a .ninja_deps behind).
     NinjaMain* ninja = new NinjaMain(ninja_command, config);
+    // Building the default targets stats the whole graph anyway: do that
+    // (and hash the commands) on another core while parsing and loading.
+    std::unique_ptr<Prefetcher> prefetcher;
+    if (!options.tool && argc == 0 && PrefetchEnabled()) prefetcher.reset(new Prefetcher(&ninja->state_));
     ManifestParserOptions parser_options;
     parser_options.phony_cycle_is_error = options.phony_cycle_should_err;
     ManifestParser parser(&ninja->state_, &ninja->disk_, parser_options);
@@ -249,9 +255,14 @@ int RealMain(int argc, char** argv) {
 
     if (options.tool && options.tool->when == Tool::kRunAfterLoad)
       return options.tool->run(ninja, &options, argc, argv);
+    if (prefetcher) prefetcher->ParsingDone();
 
     if (!ninja->EnsureBuildDirExists()) return 1;
     if (!ninja->OpenBuildLog() || !ninja->OpenDepsLog()) return 1;
+    if (prefetcher) {
+      prefetcher->Join();  // before anything looks at the disk state
+      if (ninja->waited_for_lock_) ninja->state_.Reset();  // stats taken before the wait
+    }
 
     if (options.tool && options.tool->when == Tool::kRunAfterLogs)
       return options.tool->run(ninja, &options, argc, argv);

@@ -33,10 +33,12 @@ bool NinjaMain::OpenBuildLog(bool recompact_only) {
   std::string err;
   // Whoever may write the logs holds the build directory's lock.
   if (!config_.dry_run || recompact_only) {
-    if (!LockBuildDirectory(build_dir_.empty() ? "." : build_dir_, &err)) {
+    bool waited = false;
+    if (!LockBuildDirectory(build_dir_.empty() ? "." : build_dir_, &waited, &err)) {
       Error("%s", err.c_str());
       return false;
     }
+    waited_for_lock_ = waited_for_lock_ || waited;
   }
   BuildLog::LoadStatus status;
   {

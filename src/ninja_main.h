@@ -62,6 +62,8 @@ class NinjaMain : public BuildLogUser {
   Explanations explanations_;
   std::string build_dir_;
   int64_t start_time_millis_;
+  // Another ninja had the build directory: what was stat'ed before is stale.
+  bool waited_for_lock_ = false;
 
  private:
   void FinishLogUpgrade();

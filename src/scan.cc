@@ -28,15 +28,6 @@ struct DependencyScan::Frame {
   bool input_visited = false;
 };
 
-namespace {
-
-// False when a visit would change nothing: a stat'ed leaf or a finished edge.
-bool NeedsVisit(const Node* node) {
-  if (const Edge* edge = node->in_edge) return edge->mark != Edge::Visit::kDone;
-  return !node->status_known();
-}
-
-}  // namespace
 
 bool DependencyScan::RecomputeDirty(Node* initial, std::vector<Node*>* validation_nodes,
                                     std::string* err) {
@@ -88,11 +79,10 @@ bool DependencyScan::ScanFrom(Node* root, std::vector<Node*>* validation_nodes, 
         Node* node = frame->node;
         Edge* edge = node->in_edge;
         if (!edge) {
-          // A source file: dirty iff missing.
-          if (!node->status_known()) {
-            if (!node->StatIfNecessary(disk_, err)) return false;
-            node->dirty = !node->exists();
-          }
+          // A source file: dirty iff missing. (Its stat may have been
+          // prefetched, so the flag is set here, not only after a stat.)
+          if (!node->StatIfNecessary(disk_, err)) return false;
+          node->dirty = !node->exists();
           stack.pop_back();
           continue;
         }
@@ -119,7 +109,11 @@ bool DependencyScan::ScanFrom(Node* root, std::vector<Node*>* validation_nodes, 
       Node* input = edge->inputs[index];
       if (!frame->input_visited) {
         frame->input_visited = true;
-        if (NeedsVisit(input)) {
+        if (!input->in_edge) {
+          // A source file, handled in place: dirty iff missing.
+          if (!input->StatIfNecessary(disk_, err)) return false;
+          input->dirty = !input->exists();
+        } else if (input->in_edge->mark != Edge::Visit::kDone) {
           stack.emplace_back(input);
           suspended = true;
           break;
@@ -198,13 +192,12 @@ bool DependencyScan::PrepareEdge(Frame* frame, std::vector<Node*>* validation_no
 bool DependencyScan::RecomputeOutputsDirty(Edge* edge, Node* most_recent_input, bool* dirty,
                                            std::string* err) {
   (void)err;
-  std::string command;
-  bool have_command = false;
+  // The command is evaluated (and hashed) at most once. Without a hash
+  // computed ahead it is evaluated up front, as Ninja does: that decides
+  // which rule-variable cycle is reported first.
+  LazyCommand command(edge);
+  if (!edge->is_phony() && build_log_ && !edge->command_hash_known) command.Evaluate();
   for (Node* output : edge->outputs) {
-    if (!have_command && !edge->is_phony() && build_log_) {
-      command = edge->EvaluateCommand(true);
-      have_command = true;
-    }
     if (RecomputeOutputDirty(edge, most_recent_input, &command, output)) {
       *dirty = true;
       return true;
@@ -213,8 +206,20 @@ bool DependencyScan::RecomputeOutputsDirty(Edge* edge, Node* most_recent_input, 
   return true;
 }
 
+void DependencyScan::LazyCommand::Evaluate() {
+  if (evaluated) return;
+  text = edge->EvaluateCommand(true);
+  evaluated = true;
+}
+
+bool DependencyScan::LazyCommand::Matches(BuildLog::Entry* entry) {
+  if (!entry->legacy_hash && edge->command_hash_known) return entry->command_hash == edge->command_hash;
+  Evaluate();
+  return BuildLog::CommandMatches(entry, text);
+}
+
 bool DependencyScan::RecomputeOutputDirty(const Edge* edge, const Node* most_recent_input,
-                                          std::string* command, Node* output) {
+                                          LazyCommand* command, Node* output) {
   std::string path(output->path);
   if (edge->is_phony()) {
     // Phony outputs are aliases; only an input-less one missing is dirty.
@@ -254,7 +259,7 @@ bool DependencyScan::RecomputeOutputDirty(const Edge* edge, const Node* most_rec
     explanations_->Record(edge, "command line not found in log for %s", path.c_str());
     return true;
   }
-  if (!generator && !BuildLog::CommandMatches(entry, *command)) {
+  if (!generator && !command->Matches(entry)) {
     explanations_->Record(edge, "command line changed for %s", path.c_str());
     return true;
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "build_log.h"
 #include "dep_loader.h"
 #include "dyndep.h"
 
@@ -56,7 +57,17 @@ class DependencyScan {
   bool PrepareEdge(Frame* frame, std::vector<Node*>* validation_nodes, std::string* err);
   void FinishEdge(Frame* frame, bool* dirty_ready);
   bool VerifyDAG(Node* node, std::vector<Frame>* stack, std::string* err);
-  bool RecomputeOutputDirty(const Edge* edge, const Node* most_recent_input, std::string* command,
+  // An edge's command line, evaluated only when first compared with a log
+  // entry (or not at all, if its hash was computed ahead).
+  struct LazyCommand {
+    explicit LazyCommand(const Edge* edge) : edge(edge) {}
+    const Edge* edge;
+    std::string text;
+    bool evaluated = false;
+    void Evaluate();
+    bool Matches(BuildLog::Entry* entry);
+  };
+  bool RecomputeOutputDirty(const Edge* edge, const Node* most_recent_input, LazyCommand* command,
                             Node* output);
 
   BuildLog* build_log_;

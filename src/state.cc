@@ -26,6 +26,7 @@ Node* State::GetNode(std::string_view path) {
   nodes_.emplace_back(arena_.Copy(path));
   Node* node = &nodes_.back();
   paths_.Insert(node, hash);
+  if (observer_) observer_->NodeCreated(node);
   return node;
 }
 

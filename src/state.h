@@ -21,6 +21,13 @@ namespace ronin {
 // The built-in "phony" rule: no command, outputs are aliases.
 extern const Rule kPhonyRule;
 
+// Told about every node as it is interned (the stat prefetcher listens).
+class NodeObserver {
+ public:
+  virtual ~NodeObserver() = default;
+  virtual void NodeCreated(Node* node) = 0;
+};
+
 class State {
  public:
   State();
@@ -59,6 +66,8 @@ class State {
   // Forgets everything learned from the disk (mtimes, dirtiness).
   void Reset();
 
+  void set_observer(NodeObserver* observer) { observer_ = observer; }
+
   Scope* root_scope() { return &root_scope_; }
   Arena* arena() { return &arena_; }
   // A new scope owned by this State (subninja files, edge bindings).
@@ -89,6 +98,7 @@ class State {
   Pool console_pool_;
   Scope root_scope_;
   std::vector<Node*> defaults_;
+  NodeObserver* observer_ = nullptr;
 };
 
 }  // namespace ronin
