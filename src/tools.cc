@@ -38,12 +38,6 @@ void LoadAllDyndepsQuietly(NinjaMain* ninja) {
   }
 }
 
-int ToolBrowse(NinjaMain*, const Options*, int, char**) {
-  // Placeholder until the browse tool lands (it needs an embedded script).
-  Error("browse tool not implemented yet");
-  return 1;
-}
-
 int ToolRecompact(NinjaMain* ninja, const Options*, int, char**) {
   if (!ninja->EnsureBuildDirExists()) return 1;
   if (!ninja->OpenBuildLog(/*recompact_only=*/true) || !ninja->OpenDepsLog(/*recompact_only=*/true))

@@ -1,0 +1,606 @@
+// See http_server.h. The parser is strict where ambiguity could matter
+// (request line, header syntax, Host) and lenient where browsers and humans
+// are sloppy (bare LF, stray '%' in the query).
+#include "http_server.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "util.h"
+
+namespace ronin {
+
+namespace {
+
+bool IsTokenChar(unsigned char c) {
+  // RFC 9110 tchar.
+  if (c >= '0' && c <= '9') return true;
+  if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') return true;
+  return strchr("!#$%&'*+-.^_`|~", c) != nullptr && c != '\0';
+}
+
+bool IsToken(std::string_view text) {
+  if (text.empty()) return false;
+  for (unsigned char c : text) {
+    if (!IsTokenChar(c)) return false;
+  }
+  return true;
+}
+
+// A request-target is visible ASCII only: browsers percent-encode the rest.
+bool IsValidTarget(std::string_view target) {
+  if (target.empty()) return false;
+  for (unsigned char c : target) {
+    if (c < 0x21 || c > 0x7e) return false;
+  }
+  return true;
+}
+
+// Header values: visible characters, blanks and obs-text; no controls.
+bool IsValidFieldValue(std::string_view value) {
+  for (unsigned char c : value) {
+    if ((c < 0x20 && c != '\t') || c == 0x7f) return false;
+  }
+  return true;
+}
+
+std::string_view TrimBlanks(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+std::string ToLower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return lower;
+}
+
+// The next line of `data` from `*pos` without its line end (LF or CRLF);
+// false if no complete line is there yet. A CR anywhere else is an error,
+// reported through *bad.
+bool NextLine(std::string_view data, size_t* pos, std::string_view* line, bool* bad) {
+  size_t newline = data.find('\n', *pos);
+  if (newline == std::string_view::npos) return false;
+  *line = data.substr(*pos, newline - *pos);
+  if (!line->empty() && line->back() == '\r') line->remove_suffix(1);
+  *bad = line->find('\r') != std::string_view::npos;
+  *pos = newline + 1;
+  return true;
+}
+
+// "METHOD SP TARGET SP HTTP/1.x": 200, or the error status.
+int ParseRequestLine(std::string_view line, HttpRequest* request) {
+  size_t first = line.find(' ');
+  size_t second = first == std::string_view::npos ? first : line.find(' ', first + 1);
+  if (second == std::string_view::npos || line.find(' ', second + 1) != std::string_view::npos)
+    return 400;
+  std::string_view method = line.substr(0, first);
+  std::string_view target = line.substr(first + 1, second - first - 1);
+  std::string_view version = line.substr(second + 1);
+  if (!IsToken(method) || !IsValidTarget(target)) return 400;
+  if (version.size() != 8 || version.substr(0, 5) != "HTTP/" || version[6] != '.' ||
+      !isdigit(static_cast<unsigned char>(version[5])) ||
+      !isdigit(static_cast<unsigned char>(version[7])))
+    return 400;
+  if (version[5] != '1') return 505;
+  request->method.assign(method);
+  request->target.assign(target);
+  request->minor_version = version[7] - '0';
+  return 200;
+}
+
+// "name: value": 200 or 400. Whitespace before the colon and obsolete line
+// folding are rejected (RFC 9112 §5.1, §5.2): both have been used to smuggle
+// requests past proxies.
+int ParseHeaderLine(std::string_view line, HttpRequest* request) {
+  if (line.front() == ' ' || line.front() == '\t') return 400;
+  size_t colon = line.find(':');
+  if (colon == std::string_view::npos || !IsToken(line.substr(0, colon))) return 400;
+  std::string_view value = TrimBlanks(line.substr(colon + 1));
+  if (!IsValidFieldValue(value)) return 400;
+  request->headers.emplace_back(ToLower(line.substr(0, colon)), std::string(value));
+  return 200;
+}
+
+// HTTP/1.1 requests must name exactly one Host (RFC 9112 §3.2).
+bool HasValidHost(const HttpRequest& request) {
+  if (request.minor_version == 0) return true;
+  int hosts = 0;
+  for (const auto& header : request.headers) hosts += header.first == "host";
+  return hosts == 1;
+}
+
+int HexDigitValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void SetNonBlockingCloexec(int fd) {
+  int flags = fcntl(fd, F_GETFL);
+  if (flags >= 0) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+  fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
+// Writes to a socket without risking SIGPIPE if the client has gone.
+ssize_t SendNoSignal(int fd, const char* data, size_t size) {
+#ifdef MSG_NOSIGNAL
+  return send(fd, data, size, MSG_NOSIGNAL);
+#else
+  return send(fd, data, size, 0);  // SO_NOSIGPIPE is set on the socket instead
+#endif
+}
+
+}  // namespace
+
+const std::string* HttpRequest::FindHeader(std::string_view lower_name) const {
+  for (const auto& header : headers) {
+    if (header.first == lower_name) return &header.second;
+  }
+  return nullptr;
+}
+
+int ParseHttpRequest(std::string_view data, HttpRequest* request) {
+  *request = HttpRequest();
+  size_t pos = 0;
+  std::string_view line;
+  bool bad = false;
+  // The request line, after the few empty lines some clients send first.
+  for (int empty_lines = 0;; ++empty_lines) {
+    if (!NextLine(data, &pos, &line, &bad))
+      return data.size() - pos > kHttpMaxRequestLine ? 414 : 0;
+    if (bad) return 400;
+    if (line.size() > kHttpMaxRequestLine) return 414;
+    if (!line.empty()) break;
+    if (empty_lines == kHttpMaxLeadingEmptyLines) return 400;
+  }
+  int status = ParseRequestLine(line, request);
+  if (status != 200) return status;
+  // Header lines up to the empty line that ends the head.
+  for (;;) {
+    if (!NextLine(data, &pos, &line, &bad)) return data.size() > kHttpMaxHead ? 431 : 0;
+    if (bad) return 400;
+    if (pos > kHttpMaxHead) return 431;
+    if (line.empty()) break;
+    if (request->headers.size() == kHttpMaxHeaders) return 431;
+    if (ParseHeaderLine(line, request) != 200) return 400;
+  }
+  return HasValidHost(*request) ? 200 : 400;
+}
+
+bool SplitRequestTarget(std::string_view target, std::string* path, std::string* query,
+                        bool* has_query) {
+  // Absolute form (what a client sends to a proxy): drop scheme and authority.
+  std::string scheme = ToLower(target.substr(0, 8));
+  size_t skip = scheme.compare(0, 7, "http://") == 0 ? 7 : scheme == "https://" ? 8 : 0;
+  if (skip) {
+    size_t end = target.find_first_of("/?", skip);
+    target = end == std::string_view::npos ? std::string_view("/") : target.substr(end);
+    if (target.front() == '?') {  // "http://host?q" has an empty path, i.e. "/"
+      path->assign("/");
+      query->assign(target.substr(1));
+      *has_query = true;
+      return true;
+    }
+  }
+  if (target.empty() || target.front() != '/') return false;
+  size_t question = target.find('?');
+  *has_query = question != std::string_view::npos;
+  path->assign(target.substr(0, question));
+  query->assign(*has_query ? target.substr(question + 1) : std::string_view());
+  return true;
+}
+
+const char* HttpReasonPhrase(int status) {
+  switch (status) {
+    case 200:
+      return "OK";
+    case 302:
+      return "Found";
+    case 400:
+      return "Bad Request";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 408:
+      return "Request Timeout";
+    case 414:
+      return "URI Too Long";
+    case 431:
+      return "Request Header Fields Too Large";
+    case 500:
+      return "Internal Server Error";
+    case 505:
+      return "HTTP Version Not Supported";
+    default:
+      return "Unknown";
+  }
+}
+
+std::string SerializeHttpResponse(const HttpResponse& response, bool head_only,
+                                  std::string_view date) {
+  std::string out = "HTTP/1.1 " + std::to_string(response.status) + " " +
+                    HttpReasonPhrase(response.status) + "\r\n";
+  if (!date.empty()) out += "Date: " + std::string(date) + "\r\n";
+  out += "Content-Type: " + response.content_type + "\r\n";
+  out += "Content-Length: " + std::to_string(response.body.size()) + "\r\n";
+  // The pages are generated from the graph loaded at startup; a restarted
+  // server may have a different graph, so nothing should be cached.
+  out += "Cache-Control: no-store\r\n";
+  // Defence in depth: the pages need no scripts, frames or remote content.
+  out += "Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'\r\n";
+  out += "X-Content-Type-Options: nosniff\r\n";
+  for (const auto& header : response.headers) out += header.first + ": " + header.second + "\r\n";
+  out += "Connection: close\r\n\r\n";
+  if (!head_only) out += response.body;
+  return out;
+}
+
+std::string HttpDate(int64_t unix_seconds) {
+  time_t t = static_cast<time_t>(unix_seconds);
+  struct tm tm;
+  if (!gmtime_r(&t, &tm)) return std::string();
+  // strftime's %a and %b follow the locale; HTTP wants the English names.
+  static const char kDays[7][4] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static const char kMonths[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  char buffer[64];
+  snprintf(buffer, sizeof(buffer), "%s, %02d %s %04d %02d:%02d:%02d GMT", kDays[tm.tm_wday % 7],
+           tm.tm_mday, kMonths[tm.tm_mon % 12], tm.tm_year + 1900, tm.tm_hour, tm.tm_min,
+           tm.tm_sec);
+  return buffer;
+}
+
+HttpResponse HttpErrorResponse(int status, std::string_view detail) {
+  HttpResponse response;
+  response.status = status;
+  std::string title = std::to_string(status) + " " + HttpReasonPhrase(status);
+  response.body = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" +
+                  title + "</title>\n</head>\n<body>\n<h1>" + title + "</h1>\n";
+  if (!detail.empty()) response.body += "<p>" + HtmlEscape(detail) + "</p>\n";
+  response.body += "</body>\n</html>\n";
+  return response;
+}
+
+std::string PercentDecode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && HexDigitValue(text[i + 1]) >= 0 &&
+        HexDigitValue(text[i + 2]) >= 0) {
+      out.push_back(
+          static_cast<char>(HexDigitValue(text[i + 1]) * 16 + HexDigitValue(text[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
+
+std::string PercentEncode(std::string_view text) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (unsigned char c : text) {
+    bool unreserved = (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
+                      c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+    if (unreserved) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+size_t DecodeUtf8(std::string_view text, uint32_t* code) {
+  if (text.empty()) return 0;
+  unsigned char lead = static_cast<unsigned char>(text[0]);
+  size_t length;
+  if (lead < 0x80) {
+    *code = lead;
+    return 1;
+  }
+  if (lead >= 0xc2 && lead <= 0xdf) {
+    length = 2;
+    *code = lead & 0x1f;
+  } else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3;
+    *code = lead & 0x0f;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4;
+    *code = lead & 0x07;
+  } else {
+    return 0;
+  }
+  if (text.size() < length) return 0;
+  for (size_t i = 1; i < length; ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if ((c & 0xc0) != 0x80) return 0;
+    *code = (*code << 6) | (c & 0x3f);
+  }
+  if ((length == 3 && *code < 0x800) || (length == 4 && *code < 0x10000)) return 0;  // overlong
+  if ((*code >= 0xd800 && *code <= 0xdfff) || *code > 0x10ffff) return 0;
+  return length;
+}
+
+std::string HtmlEscape(std::string_view text) {
+  static const char kReplacement[] = "\xef\xbf\xbd";  // U+FFFD
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    unsigned char c = static_cast<unsigned char>(text[0]);
+    uint32_t code;
+    size_t length = DecodeUtf8(text, &code);
+    if (length == 0) {
+      out += kReplacement;  // one replacement per invalid byte
+      length = 1;
+    } else if (c == '&') {
+      out += "&amp;";
+    } else if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else if (c == '"') {
+      out += "&quot;";
+    } else if (c == '\'') {
+      out += "&#39;";
+    } else if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+      out += kReplacement;
+    } else {
+      out.append(text.substr(0, length));
+    }
+    text.remove_prefix(length);
+  }
+  return out;
+}
+
+// One client. `in` collects the request head; `out` is the response being
+// sent. After the response the write side is shut and the connection is
+// drained for a moment, so that closing it with unread request bytes (a
+// body, a pipelined request, garbage) cannot make the kernel reset the
+// connection before the client has read the response.
+struct HttpServer::Connection {
+  enum class State { kReading, kWriting, kDraining, kClosed };
+
+  int fd = -1;
+  State state = State::kReading;
+  std::string in;
+  std::string out;
+  size_t out_offset = 0;
+  size_t drained = 0;
+  int64_t deadline = 0;  // MonotonicMillis() after which the connection is dropped
+};
+
+HttpServer::HttpServer(Handler handler) : handler_(std::move(handler)) {}
+
+HttpServer::~HttpServer() {
+  for (Connection& connection : connections_) {
+    if (connection.fd >= 0) close(connection.fd);
+  }
+  if (listen_fd_ >= 0) close(listen_fd_);
+}
+
+bool HttpServer::Listen(const std::string& host, int port, std::string* err) {
+  addrinfo hints;
+  memset(&hints, 0, sizeof(hints));
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* addresses = nullptr;
+  std::string service = std::to_string(port);
+  int gai = getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &addresses);
+  if (gai != 0) {
+    *err = gai_strerror(gai);
+    return false;
+  }
+  // IPv4 first, then IPv6, each in resolver order.
+  std::vector<const addrinfo*> candidates;
+  for (int family : {AF_INET, AF_INET6}) {
+    for (const addrinfo* ai = addresses; ai; ai = ai->ai_next) {
+      if (ai->ai_family == family) candidates.push_back(ai);
+    }
+  }
+  *err = "no usable address";
+  for (const addrinfo* ai : candidates) {
+    int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
+    if (fd < 0) {
+      *err = strerror(errno);
+      continue;
+    }
+    int one = 1;
+    // As Python's HTTPServer: restarting right after a stop must not fail
+    // on connections still in TIME_WAIT.
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 128) != 0) {
+      *err = strerror(errno);
+      close(fd);
+      continue;
+    }
+    sockaddr_storage bound;
+    socklen_t length = sizeof(bound);
+    if (getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &length) == 0) {
+      port_ = bound.ss_family == AF_INET6
+                  ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
+                  : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+    }
+    SetNonBlockingCloexec(fd);
+    listen_fd_ = fd;
+    err->clear();
+    break;
+  }
+  freeaddrinfo(addresses);
+  return listen_fd_ >= 0;
+}
+
+HttpResponse HttpServer::Respond(const HttpRequest& request) const {
+  if (request.method != "GET" && request.method != "HEAD") {
+    HttpResponse response = HttpErrorResponse(405, "Only GET and HEAD are supported.");
+    response.headers.emplace_back("Allow", "GET, HEAD");
+    return response;
+  }
+  return handler_(request);
+}
+
+void HttpServer::AcceptPending() {
+  while (connections_.size() < kMaxConnections) {
+    int fd = accept(listen_fd_, nullptr, nullptr);
+    if (fd < 0) {
+      // Out of descriptors or memory: the pending connection stays in the
+      // backlog and the socket stays readable, so retrying at once would
+      // spin. Anything else (EAGAIN, a connection reset while queued) is
+      // over with.
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+        accept_paused_until_ = MonotonicMillis() + kAcceptRetryMillis;
+      return;
+    }
+    SetNonBlockingCloexec(fd);
+#ifdef SO_NOSIGPIPE
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof(one));
+#endif
+    Connection connection;
+    connection.fd = fd;
+    connection.deadline = MonotonicMillis() + kReadTimeoutMillis;
+    connections_.push_back(std::move(connection));
+  }
+}
+
+void HttpServer::StartResponse(Connection* connection, const HttpResponse& response,
+                               bool head_only) {
+  connection->out = SerializeHttpResponse(response, head_only, HttpDate(time(nullptr)));
+  connection->in.clear();
+  connection->in.shrink_to_fit();
+  connection->state = Connection::State::kWriting;
+  connection->deadline = MonotonicMillis() + kWriteTimeoutMillis;
+  WritePending(connection);
+}
+
+void HttpServer::WritePending(Connection* connection) {
+  while (connection->out_offset < connection->out.size()) {
+    ssize_t n = SendNoSignal(connection->fd, connection->out.data() + connection->out_offset,
+                             connection->out.size() - connection->out_offset);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) connection->state = Connection::State::kClosed;
+      return;
+    }
+    connection->out_offset += static_cast<size_t>(n);
+    connection->deadline = MonotonicMillis() + kWriteTimeoutMillis;  // progress resets the clock
+  }
+  connection->out.clear();
+  connection->out.shrink_to_fit();
+  shutdown(connection->fd, SHUT_WR);
+  connection->state = Connection::State::kDraining;
+  connection->deadline = MonotonicMillis() + kDrainTimeoutMillis;
+}
+
+void HttpServer::OnReadable(Connection* connection) {
+  char buffer[16384];
+  ssize_t n = recv(connection->fd, buffer, sizeof(buffer), 0);
+  if (n < 0) {
+    if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)
+      connection->state = Connection::State::kClosed;
+    return;
+  }
+  if (n == 0) {  // the client is done (or gave up before a full request)
+    connection->state = Connection::State::kClosed;
+    return;
+  }
+  if (connection->state == Connection::State::kDraining) {
+    connection->drained += static_cast<size_t>(n);
+    if (connection->drained > kMaxDrainBytes) connection->state = Connection::State::kClosed;
+    return;
+  }
+  connection->in.append(buffer, static_cast<size_t>(n));
+  // Only a new line can complete the head or a line to check, so parsing
+  // only then bounds the work per connection to a few passes over the
+  // (bounded) head, however the client slices its bytes.
+  bool new_line = memchr(buffer, '\n', static_cast<size_t>(n)) != nullptr;
+  if (!new_line && connection->in.size() <= kHttpMaxHead) return;
+  HttpRequest request;
+  int status = ParseHttpRequest(connection->in, &request);
+  if (status == 0 && connection->in.size() > kHttpMaxHead) status = 431;
+  if (status == 0) return;
+  if (status != 200) {
+    StartResponse(connection, HttpErrorResponse(status), false);
+    return;
+  }
+  StartResponse(connection, Respond(request), request.method == "HEAD");
+}
+
+void HttpServer::OnEvent(Connection* connection, short revents) {
+  if (revents & POLLNVAL) {
+    connection->state = Connection::State::kClosed;
+    return;
+  }
+  if (connection->state == Connection::State::kWriting) {
+    if (revents & (POLLOUT | POLLERR | POLLHUP)) WritePending(connection);
+    return;
+  }
+  // Reading or draining: an error or hang-up shows up as a failed or empty read.
+  if (revents & (POLLIN | POLLERR | POLLHUP)) OnReadable(connection);
+}
+
+bool HttpServer::Serve(int stop_fd, std::string* err) {
+  std::vector<pollfd> fds;
+  for (;;) {
+    // Drop finished and timed-out connections.
+    int64_t now = MonotonicMillis();
+    for (Connection& connection : connections_) {
+      if (connection.state != Connection::State::kClosed && now >= connection.deadline)
+        connection.state = Connection::State::kClosed;
+      if (connection.state == Connection::State::kClosed && connection.fd >= 0) {
+        close(connection.fd);
+        connection.fd = -1;
+      }
+    }
+    connections_.erase(std::remove_if(connections_.begin(), connections_.end(),
+                                      [](const Connection& c) { return c.fd < 0; }),
+                       connections_.end());
+
+    fds.clear();
+    fds.push_back({stop_fd, POLLIN, 0});
+    // At capacity, new clients wait in the backlog until a slot frees up.
+    bool accepting = connections_.size() < kMaxConnections && now >= accept_paused_until_;
+    fds.push_back({accepting ? listen_fd_ : -1, POLLIN, 0});
+    int64_t timeout = accepting ? 60000 : kAcceptRetryMillis;
+    for (const Connection& connection : connections_) {
+      short events = connection.state == Connection::State::kWriting ? POLLOUT : POLLIN;
+      fds.push_back({connection.fd, events, 0});
+      timeout = std::min(timeout, std::max<int64_t>(connection.deadline - now, 0));
+    }
+    int ready = poll(fds.data(), fds.size(), static_cast<int>(timeout));
+    if (ready < 0) {
+      if (errno == EINTR) continue;  // a signal: the stop pipe says whether to stop
+      *err = std::string("poll: ") + strerror(errno);
+      return false;
+    }
+    if (fds[0].revents) return true;
+    for (size_t i = 0; i < connections_.size(); ++i) {
+      if (fds[i + 2].revents) OnEvent(&connections_[i], fds[i + 2].revents);
+    }
+    if (fds[1].revents) AcceptPending();
+  }
+}
+
+}  // namespace ronin
