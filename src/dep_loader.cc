@@ -14,6 +14,13 @@
 
 namespace ronin {
 
+void DepLoader::NoteUser(Node* node, Edge* edge) const {
+  // Only a generated file needs to know its users: finishing it makes them
+  // ready. A plain source file (most headers, millions of uses in a big
+  // build) does not, unless dyndep could still give it a producer.
+  if (node->in_edge || state_->uses_dyndep()) node->out_edges.push_back(edge);
+}
+
 bool DepLoader::LoadDeps(Edge* edge, std::string* err) {
   if (!edge->GetBinding(Rule::kDeps).empty()) return LoadFromDepsLog(edge, err);
   std::string depfile = edge->GetUnescapedDepfile();
@@ -84,9 +91,10 @@ void DepLoader::AddImplicitInputs(Edge* edge, const std::vector<std::string_view
     canonical.assign(path);
     CanonicalizePath(&canonical);
     Node* node = state_->GetNode(canonical);
-    node->out_edges.push_back(edge);
+    NoteUser(node, edge);
     nodes.push_back(node);
   }
+  edge->inputs.reserve(edge->inputs.size() + nodes.size());
   edge->inputs.insert(edge->inputs.end() - edge->order_only_deps, nodes.begin(), nodes.end());
   edge->implicit_deps += static_cast<int32_t>(nodes.size());
 }
@@ -106,10 +114,16 @@ bool DepLoader::LoadFromDepsLog(Edge* edge, std::string* err) {
                           std::string(output->path).c_str(), deps->mtime, output->mtime);
     return false;
   }
-  edge->inputs.insert(edge->inputs.end() - edge->order_only_deps, deps->nodes,
-                      deps->nodes + deps->node_count);
+  size_t count = static_cast<size_t>(deps->node_count);
+  edge->inputs.reserve(edge->inputs.size() + count);
+  auto position = edge->inputs.end() - edge->order_only_deps;
+  position = edge->inputs.insert(position, count, nullptr);
+  for (size_t i = 0; i < count; ++i) {
+    Node* node = deps->node(static_cast<int>(i));
+    position[i] = node;
+    NoteUser(node, edge);
+  }
   edge->implicit_deps += deps->node_count;
-  for (int i = 0; i < deps->node_count; ++i) deps->nodes[i]->out_edges.push_back(edge);
   return true;
 }
 

@@ -15,6 +15,7 @@ class DiskInterface;
 class Explanations;
 class State;
 struct Edge;
+struct Node;
 
 class DepLoader {
  public:
@@ -31,6 +32,8 @@ class DepLoader {
   bool LoadFromDepsLog(Edge* edge, std::string* err);
   // Inserts nodes as implicit inputs (before the order-only ones).
   void AddImplicitInputs(Edge* edge, const std::vector<std::string_view>& paths);
+  // Records `edge` as a user of a discovered input, where that matters.
+  void NoteUser(Node* node, Edge* edge) const;
 
   State* state_;
   DepsLog* deps_log_;

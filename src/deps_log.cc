@@ -23,35 +23,13 @@ uint32_t ReadU32(const char* p) {
   return value;
 }
 
-bool ReadFileBytes(const std::string& path, std::string* contents) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st;
-  if (fstat(fd, &st) == 0 && st.st_size > 0) contents->reserve(st.st_size);
-  char buffer[256 * 1024];
-  for (;;) {
-    ssize_t n = read(fd, buffer, sizeof(buffer));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int saved = errno;
-      close(fd);
-      errno = saved;
-      return false;
-    }
-    if (n == 0) break;
-    contents->append(buffer, n);
-  }
-  close(fd);
-  return true;
-}
-
 }  // namespace
 
-DepsLog::Deps* DepsLog::NewDeps(TimeStamp mtime, int count) {
-  // Deps and their node arrays come from large blocks: millions of small
+DepsLog::Deps* DepsLog::NewDeps(TimeStamp mtime, int count, int32_t** ids) {
+  // Deps and their id arrays come from large blocks: millions of small
   // records would otherwise mean millions of allocations.
   const size_t kDepsPerBlock = 4096;
-  const size_t kNodesPerBlock = 64 * 1024;
+  const size_t kIdsPerBlock = 256 * 1024;
   if (deps_block_left_ == 0) {
     deps_blocks_.emplace_back(new Deps[kDepsPerBlock]);
     deps_block_left_ = kDepsPerBlock;
@@ -59,20 +37,22 @@ DepsLog::Deps* DepsLog::NewDeps(TimeStamp mtime, int count) {
   Deps* deps = &deps_blocks_.back()[kDepsPerBlock - deps_block_left_--];
   deps->mtime = mtime;
   deps->node_count = count;
+  deps->log = this;
   size_t needed = static_cast<size_t>(count);
-  if (needed == 0) {
-    deps->nodes = nullptr;
-  } else if (needed > kNodesPerBlock / 8) {
-    big_node_arrays_.emplace_back(new Node*[needed]);
-    deps->nodes = big_node_arrays_.back().get();
-  } else {
-    if (node_block_left_ < needed) {
-      node_blocks_.emplace_back(new Node*[kNodesPerBlock]);
-      node_block_left_ = kNodesPerBlock;
+  int32_t* array = nullptr;
+  if (needed > kIdsPerBlock / 8) {
+    big_id_arrays_.emplace_back(new int32_t[needed]);
+    array = big_id_arrays_.back().get();
+  } else if (needed > 0) {
+    if (id_block_left_ < needed) {
+      id_blocks_.emplace_back(new int32_t[kIdsPerBlock]);
+      id_block_left_ = kIdsPerBlock;
     }
-    deps->nodes = node_blocks_.back().get() + (kNodesPerBlock - node_block_left_);
-    node_block_left_ -= needed;
+    array = id_blocks_.back().get() + (kIdsPerBlock - id_block_left_);
+    id_block_left_ -= needed;
   }
+  deps->ids = array;
+  *ids = array;
   return deps;
 }
 
@@ -83,98 +63,109 @@ bool DepsLog::UpdateDeps(int out_id, Deps* deps) {
   return replaced;
 }
 
+namespace {
+
+// Reads a file in large chunks, keeping at least one whole record in view:
+// the 32 MB log of a large build is never held in memory at once.
+class ChunkReader {
+ public:
+  explicit ChunkReader(int fd) : fd_(fd), buffer_(kChunk + DepsLog::kMaxRecordSize + 8) {}
+
+  // Makes `size` bytes available at data(); false at end of file (or error).
+  bool Ensure(size_t size) {
+    while (end_ - begin_ < size) {
+      if (eof_) return false;
+      if (begin_ > 0) {
+        memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+        end_ -= begin_;
+        begin_ = 0;
+      }
+      ssize_t n = read(fd_, buffer_.data() + end_, buffer_.size() - end_);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) error_ = errno;
+      if (n <= 0) {
+        eof_ = true;
+        return end_ - begin_ >= size;
+      }
+      end_ += static_cast<size_t>(n);
+    }
+    return true;
+  }
+  const char* data() const { return buffer_.data() + begin_; }
+  void Consume(size_t size) {
+    begin_ += size;
+    offset_ += size;
+  }
+  size_t available() const { return end_ - begin_; }
+  size_t offset() const { return offset_; }
+  int error() const { return error_; }
+
+ private:
+  static constexpr size_t kChunk = 1 << 20;
+  int fd_;
+  std::vector<char> buffer_;
+  size_t begin_ = 0, end_ = 0, offset_ = 0;
+  bool eof_ = false;
+  int error_ = 0;
+};
+
+}  // namespace
+
 DepsLog::LoadStatus DepsLog::Load(const std::string& path, State* state, std::string* err) {
-  std::string data;
-  if (!ReadFileBytes(path, &data)) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     if (errno == ENOENT) return LoadStatus::kNotFound;
     *err = strerror(errno);
     return LoadStatus::kError;
   }
+  ChunkReader reader(fd);
   int version = 0;
-  bool valid_header = data.size() >= kHeaderSize && memcmp(data.data(), kSignature, kSignatureSize) == 0;
-  if (data.size() >= kHeaderSize) version = static_cast<int>(ReadU32(data.data() + kSignatureSize));
+  bool valid_header = reader.Ensure(kHeaderSize) && memcmp(reader.data(), kSignature, kSignatureSize) == 0;
+  if (reader.available() >= kHeaderSize) version = static_cast<int>(ReadU32(reader.data() + kSignatureSize));
   if (!valid_header || version != kCurrentVersion) {
+    close(fd);
     *err = version == 1 ? "deps log version change; rebuilding"
                         : "bad deps log signature or version; starting over";
     unlink(path.c_str());
     // Not a failure: without deps every output is rebuilt anyway.
     return LoadStatus::kSuccess;
   }
+  reader.Consume(kHeaderSize);
 
-  size_t offset = kHeaderSize;
-  size_t good_end = offset;
-  bool damaged = false;
+  bool damaged = false, stray_tail = false;
   int total_records = 0, unique_records = 0;
-  const char* base = data.data();
-  bool stray_tail = false;
-  while (offset < data.size()) {
-    if (data.size() - offset < 4) {
+  while (reader.Ensure(1)) {
+    if (!reader.Ensure(4)) {
       // Less than a record header: Ninja ignores it without a word. We cut
       // it too, so the next record appended is not misaligned.
       stray_tail = true;
       break;
     }
-    uint32_t header = ReadU32(base + offset);
+    uint32_t header = ReadU32(reader.data());
     bool is_deps = (header >> 31) != 0;
     uint32_t size = header & 0x7FFFFFFF;
-    if (size > kMaxRecordSize || data.size() - offset - 4 < size) {
+    if (size > kMaxRecordSize || !reader.Ensure(4 + size)) {
       damaged = true;
       break;
     }
-    const char* payload = base + offset + 4;
-    if (is_deps) {
-      if (size % 4 != 0 || size < 12) {
-        damaged = true;
-        break;
-      }
-      int out_id = static_cast<int>(ReadU32(payload));
-      uint64_t low = ReadU32(payload + 4), high = ReadU32(payload + 8);
-      TimeStamp mtime = static_cast<TimeStamp>((high << 32) | low);
-      int count = static_cast<int>(size / 4) - 3;
-      // Every id must name a node already defined: never trust the file.
-      if (out_id < 0 || out_id >= static_cast<int>(nodes_.size())) {
-        damaged = true;
-        break;
-      }
-      for (int i = 0; i < count && !damaged; ++i) {
-        int id = static_cast<int>(ReadU32(payload + 12 + 4 * i));
-        if (id < 0 || id >= static_cast<int>(nodes_.size())) damaged = true;
-      }
-      if (damaged) break;
-      Deps* deps = NewDeps(mtime, count);
-      for (int i = 0; i < count; ++i) deps->nodes[i] = nodes_[ReadU32(payload + 12 + 4 * i)];
-      ++total_records;
-      if (!UpdateDeps(out_id, deps)) ++unique_records;
-    } else {
-      if (size <= 4) {
-        damaged = true;
-        break;
-      }
-      size_t path_size = size - 4;
-      // Up to three NULs pad the path to a multiple of four bytes.
-      for (int pad = 0; pad < 3 && path_size > 0 && payload[path_size - 1] == '\0'; ++pad) --path_size;
-      uint32_t checksum = ReadU32(payload + size - 4);
-      int expected_id = static_cast<int>(~checksum);
-      int id = static_cast<int>(nodes_.size());
-      Node* node = path_size ? state->GetNode(std::string_view(payload, path_size)) : nullptr;
-      // A mismatch means two ninjas wrote this file at once.
-      if (!node || id != expected_id || node->deps_log_id >= 0) {
-        damaged = true;
-        break;
-      }
-      node->deps_log_id = id;
-      nodes_.push_back(node);
+    const char* payload = reader.data() + 4;
+    if (is_deps ? !ReadDepsRecord(payload, size, &total_records, &unique_records)
+                : !ReadPathRecord(payload, size, state)) {
+      damaged = true;
+      break;
     }
-    offset += 4 + size;
-    good_end = offset;
+    reader.Consume(4 + size);
   }
+  int read_error = reader.error();
+  close(fd);
+  size_t good_end = reader.offset();
 
   if (stray_tail && truncate(path.c_str(), static_cast<off_t>(good_end)) < 0) {
     // Harmless for this run; appending is then left to the next recovery.
   }
-  if (damaged) {
+  if (damaged || read_error) {
     // Keep everything up to the last good record and carry on.
-    *err = "premature end of file";
+    *err = read_error ? strerror(read_error) : "premature end of file";
     if (truncate(path.c_str(), static_cast<off_t>(good_end)) < 0) {
       *err = "truncate failed: " + std::string(strerror(errno));
       return LoadStatus::kError;
@@ -190,6 +181,45 @@ DepsLog::LoadStatus DepsLog::Load(const std::string& path, State* state, std::st
   return LoadStatus::kSuccess;
 }
 
+bool DepsLog::ReadDepsRecord(const char* payload, uint32_t size, int* total, int* unique) {
+  if (size % 4 != 0 || size < 12) return false;
+  int out_id = static_cast<int>(ReadU32(payload));
+  uint64_t low = ReadU32(payload + 4), high = ReadU32(payload + 8);
+  TimeStamp mtime = static_cast<TimeStamp>((high << 32) | low);
+  int count = static_cast<int>(size / 4) - 3;
+  // Every id must name a node already defined: never trust the file.
+  int defined = static_cast<int>(nodes_.size());
+  if (out_id < 0 || out_id >= defined) return false;
+  for (int i = 0; i < count; ++i) {
+    int id = static_cast<int>(ReadU32(payload + 12 + 4 * i));
+    if (id < 0 || id >= defined) return false;
+  }
+  int32_t* ids;
+  Deps* deps = NewDeps(mtime, count, &ids);
+  if (count) memcpy(ids, payload + 12, 4 * static_cast<size_t>(count));
+  ++*total;
+  if (!UpdateDeps(out_id, deps)) ++*unique;
+  return true;
+}
+
+bool DepsLog::ReadPathRecord(const char* payload, uint32_t size, State* state) {
+  if (size <= 4) return false;
+  size_t path_size = size - 4;
+  // Up to three NULs pad the path to a multiple of four bytes.
+  for (int pad = 0; pad < 3 && path_size > 0 && payload[path_size - 1] == '\0'; ++pad) --path_size;
+  if (path_size == 0) return false;
+  uint32_t checksum = ReadU32(payload + size - 4);
+  int expected_id = static_cast<int>(~checksum);
+  int id = static_cast<int>(nodes_.size());
+  // A mismatch means two ninjas wrote this file at once.
+  if (id != expected_id) return false;
+  Node* node = state->GetNode(std::string_view(payload, path_size));
+  if (node->deps_log_id >= 0) return false;
+  node->deps_log_id = id;
+  nodes_.push_back(node);
+  return true;
+}
+
 DepsLog::Deps* DepsLog::GetDeps(const Node* node) const {
   int id = node->deps_log_id;
   if (id < 0 || id >= static_cast<int>(deps_.size())) return nullptr;
@@ -201,7 +231,7 @@ Node* DepsLog::GetFirstReverseDepsNode(const Node* node) const {
     Deps* deps = deps_[id];
     if (!deps) continue;
     for (int i = 0; i < deps->node_count; ++i) {
-      if (deps->nodes[i] == node) return nodes_[id];
+      if (deps->node(i) == node) return nodes_[id];
     }
   }
   return nullptr;
@@ -274,7 +304,7 @@ bool DepsLog::RecordDeps(Node* node, TimeStamp mtime, int count, Node* const* de
     // Skip the write when nothing differs from the stored record.
     Deps* old = GetDeps(node);
     changed = !old || old->mtime != mtime || old->node_count != count;
-    for (int i = 0; !changed && i < count; ++i) changed = old->nodes[i] != deps[i];
+    for (int i = 0; !changed && i < count; ++i) changed = old->node(i) != deps[i];
   }
   if (!changed) return true;
 
@@ -294,8 +324,9 @@ bool DepsLog::RecordDeps(Node* node, TimeStamp mtime, int count, Node* const* de
   }
   if (fflush(file_) != 0) return false;
 
-  Deps* stored = NewDeps(mtime, count);
-  for (int i = 0; i < count; ++i) stored->nodes[i] = deps[i];
+  int32_t* ids;
+  Deps* stored = NewDeps(mtime, count, &ids);
+  for (int i = 0; i < count; ++i) ids[i] = deps[i]->deps_log_id;
   UpdateDeps(node->deps_log_id, stored);
   return true;
 }
@@ -319,11 +350,16 @@ bool DepsLog::Recompact(const std::string& path, std::string* err) {
 
   DepsLog fresh;
   if (!fresh.OpenForWrite(temp_path, err)) return false;
+  // Old ids resolve through the old table while the nodes get new ids.
+  std::vector<Node*> old_nodes = nodes_;
   for (Node* node : nodes_) node->deps_log_id = -1;
+  std::vector<Node*> resolved;
   for (size_t old_id = 0; old_id < deps_.size(); ++old_id) {
     Deps* deps = deps_[old_id];
-    if (!deps || !IsDepsEntryLiveFor(nodes_[old_id])) continue;
-    if (!fresh.RecordDeps(nodes_[old_id], deps->mtime, deps->node_count, deps->nodes)) {
+    if (!deps || !IsDepsEntryLiveFor(old_nodes[old_id])) continue;
+    resolved.clear();
+    for (int i = 0; i < deps->node_count; ++i) resolved.push_back(old_nodes[deps->ids[i]]);
+    if (!fresh.RecordDeps(old_nodes[old_id], deps->mtime, resolved)) {
       *err = strerror(errno);
       fresh.Close();
       return false;
@@ -335,10 +371,13 @@ bool DepsLog::Recompact(const std::string& path, std::string* err) {
   deps_.swap(fresh.deps_);
   nodes_.swap(fresh.nodes_);
   deps_blocks_.swap(fresh.deps_blocks_);
-  node_blocks_.swap(fresh.node_blocks_);
-  big_node_arrays_.swap(fresh.big_node_arrays_);
+  id_blocks_.swap(fresh.id_blocks_);
+  big_id_arrays_.swap(fresh.big_id_arrays_);
   std::swap(deps_block_left_, fresh.deps_block_left_);
-  std::swap(node_block_left_, fresh.node_block_left_);
+  std::swap(id_block_left_, fresh.id_block_left_);
+  // The adopted records must resolve ids through this log's table.
+  for (Deps* deps : deps_)
+    if (deps) deps->log = this;
   if (rename(temp_path.c_str(), path.c_str()) < 0) {
     *err = strerror(errno);
     return false;

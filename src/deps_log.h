@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,10 +24,14 @@ class DepsLog {
   static constexpr int kCurrentVersion = 4;
   static constexpr unsigned kMaxRecordSize = (1 << 19) - 1;
 
+  // One output's recorded dependencies: node ids, 4 bytes each (the log
+  // of a large build holds millions of them).
   struct Deps {
     TimeStamp mtime = 0;
     int node_count = 0;
-    Node** nodes = nullptr;  // owned by the log's node-array storage
+    const int32_t* ids = nullptr;  // owned by the log
+    const DepsLog* log = nullptr;
+    Node* node(int i) const { return log->nodes_[ids[i]]; }
   };
 
   enum class LoadStatus { kError, kSuccess, kNotFound };
@@ -61,15 +66,19 @@ class DepsLog {
   bool RecordId(Node* node);
   // Stores deps for an id; true if it replaced an earlier record.
   bool UpdateDeps(int out_id, Deps* deps);
-  Deps* NewDeps(TimeStamp mtime, int count);
+  // A Deps whose id array (count ids) is to be filled by the caller.
+  Deps* NewDeps(TimeStamp mtime, int count, int32_t** ids);
+  // Parse one record of the file; false if it is invalid.
+  bool ReadDepsRecord(const char* payload, uint32_t size, int* total, int* unique);
+  bool ReadPathRecord(const char* payload, uint32_t size, State* state);
 
   std::vector<Node*> nodes_;  // by id
   std::vector<Deps*> deps_;   // by output id; null when none
   std::vector<std::unique_ptr<Deps[]>> deps_blocks_;
-  std::vector<std::unique_ptr<Node*[]>> node_blocks_;
-  std::vector<std::unique_ptr<Node*[]>> big_node_arrays_;
+  std::vector<std::unique_ptr<int32_t[]>> id_blocks_;
+  std::vector<std::unique_ptr<int32_t[]>> big_id_arrays_;
   size_t deps_block_left_ = 0;
-  size_t node_block_left_ = 0;
+  size_t id_block_left_ = 0;
   FILE* file_ = nullptr;
   std::string file_path_;
   bool needs_recompaction_ = false;

@@ -299,6 +299,7 @@ bool ManifestParser::ParseEdge(std::string* err) {
     CanonicalizePath(&dyndep);
     edge->dyndep = state_->GetNode(dyndep);
     edge->dyndep->dyndep_pending = true;
+    state_->set_uses_dyndep();
     if (std::find(edge->inputs.begin(), edge->inputs.end(), edge->dyndep) == edge->inputs.end())
       return lexer_.Error("dyndep '" + dyndep + "' is not an input", err);
   }

@@ -67,6 +67,9 @@ class State {
   void Reset();
 
   void set_observer(NodeObserver* observer) { observer_ = observer; }
+  // True once any edge has a dyndep binding.
+  bool uses_dyndep() const { return uses_dyndep_; }
+  void set_uses_dyndep() { uses_dyndep_ = true; }
 
   Scope* root_scope() { return &root_scope_; }
   Arena* arena() { return &arena_; }
@@ -99,6 +102,7 @@ class State {
   Scope root_scope_;
   std::vector<Node*> defaults_;
   NodeObserver* observer_ = nullptr;
+  bool uses_dyndep_ = false;
 };
 
 }  // namespace ronin

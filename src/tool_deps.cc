@@ -37,7 +37,7 @@ void PrintDeps(NinjaMain* ninja, const Node* node) {
                                          deps->node_count, deps->mtime, stale ? "STALE" : "VALID");
   for (int i = 0; i < deps->node_count; ++i) {
     text += "    ";
-    text.append(deps->nodes[i]->path);
+    text.append(deps->node(i)->path);
     text += '\n';
   }
   text += '\n';
@@ -129,8 +129,11 @@ void MissingDepsScanner::ProcessNode(Node* node) {
   const Edge* edge = node->in_edge;
   if (!edge->GetBinding(Rule::kDeps).empty()) {
     // Recorded per output: each output of the edge is looked up on its own.
-    if (DepsLog::Deps* deps = ninja_->deps_log_.GetDeps(node))
-      CheckDeps(node, deps->nodes, deps->node_count);
+    if (DepsLog::Deps* deps = ninja_->deps_log_.GetDeps(node)) {
+      std::vector<Node*> nodes;
+      for (int i = 0; i < deps->node_count; ++i) nodes.push_back(deps->node(i));
+      CheckDeps(node, nodes.data(), deps->node_count);
+    }
     return;
   }
   std::vector<Node*> deps = DepfileNodes(ninja_, edge);

@@ -133,12 +133,12 @@ TEST_F(DepsLogTest, RoundTrip) {
   ASSERT_NE(nullptr, deps);
   EXPECT_EQ(123456789012345LL, deps->mtime);
   ASSERT_EQ(2, deps->node_count);
-  EXPECT_EQ("foo.h", deps->nodes[0]->path);
-  EXPECT_EQ("bar.h", deps->nodes[1]->path);
+  EXPECT_EQ("foo.h", deps->node(0)->path);
+  EXPECT_EQ("bar.h", deps->node(1)->path);
   DepsLog::Deps* deps2 = log.GetDeps(state.LookupNode("out2.o"));
   ASSERT_NE(nullptr, deps2);
   EXPECT_EQ(-5, deps2->mtime);
-  EXPECT_EQ(state.LookupNode("foo.h"), deps2->nodes[0]);
+  EXPECT_EQ(state.LookupNode("foo.h"), deps2->node(0));
   DepsLog::Deps* none = log.GetDeps(state.LookupNode("none.o"));
   ASSERT_NE(nullptr, none);
   EXPECT_EQ(0, none->node_count);
@@ -210,7 +210,7 @@ TEST_F(DepsLogTest, LaterRecordsReplaceEarlierOnes) {
   ASSERT_NE(nullptr, deps);
   EXPECT_EQ(2, deps->mtime);
   ASSERT_EQ(2, deps->node_count);
-  EXPECT_EQ("b", deps->nodes[0]->path);
+  EXPECT_EQ("b", deps->node(0)->path);
 }
 
 TEST_F(DepsLogTest, ReverseDepsLookup) {
