@@ -20,29 +20,6 @@ namespace {
 
 const char kSignaturePrefix[] = "# ninja log v";
 
-// Reads a whole file; false with errno set on failure.
-bool ReadWholeFile(const std::string& path, std::string* contents) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st;
-  if (fstat(fd, &st) == 0 && st.st_size > 0) contents->reserve(st.st_size);
-  char buffer[256 * 1024];
-  for (;;) {
-    ssize_t n = read(fd, buffer, sizeof(buffer));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int saved = errno;
-      close(fd);
-      errno = saved;
-      return false;
-    }
-    if (n == 0) break;
-    contents->append(buffer, n);
-  }
-  close(fd);
-  return true;
-}
-
 // Version number from the header line, 0 if it is not a header.
 int ParseVersionLine(const char* begin, const char* end) {
   size_t prefix = sizeof(kSignaturePrefix) - 1;
@@ -66,23 +43,27 @@ bool BuildLog::CommandMatches(Entry* entry, std::string_view command) {
   return true;
 }
 
-BuildLog::Entry* BuildLog::Lookup(std::string_view output) {
-  auto it = by_output_.find(output);
-  return it == by_output_.end() ? nullptr : it->second;
-}
+BuildLog::Entry* BuildLog::Lookup(std::string_view output) { return by_output_.Find(output); }
 
-bool BuildLog::IsLive(const Entry& entry) const {
-  auto it = by_output_.find(entry.output);
-  return it != by_output_.end() && it->second == &entry;
-}
+bool BuildLog::IsLive(const Entry& entry) const { return !entry.dropped; }
 
 BuildLog::Entry* BuildLog::FindOrAdd(std::string_view output) {
-  if (Entry* entry = Lookup(output)) return entry;
+  uint64_t hash = HashString(output);
+  if (Entry* entry = by_output_.Find(output, hash)) return entry;
   entries_.emplace_back();
   Entry* entry = &entries_.back();
   entry->output = arena_.Copy(output);
-  by_output_.emplace(entry->output, entry);
+  by_output_.Insert(entry, hash);
   return entry;
+}
+
+void BuildLog::Drop(const std::vector<Entry*>& entries) {
+  if (entries.empty()) return;
+  for (Entry* entry : entries) entry->dropped = true;
+  // Rebuilt rather than erased from: drops happen only when recompacting.
+  by_output_.Clear();
+  for (Entry& entry : entries_)
+    if (!entry.dropped) by_output_.Insert(&entry);
 }
 
 size_t BuildLog::ParseLines(char* begin, char* end, bool legacy) {
@@ -120,45 +101,72 @@ size_t BuildLog::ParseLines(char* begin, char* end, bool legacy) {
 }
 
 BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err) {
-  std::string contents;
-  if (!ReadWholeFile(path, &contents)) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     if (errno == ENOENT) return LoadStatus::kNotFound;
     *err = strerror(errno);
     return LoadStatus::kError;
   }
-  if (contents.empty()) return LoadStatus::kSuccess;
-
-  const char* header_end = static_cast<const char*>(memchr(contents.data(), '\n', contents.size()));
-  if (!header_end) header_end = contents.data() + contents.size();
-  int version = ParseVersionLine(contents.data(), header_end);
-  if (version < kOldestReadableVersion || version > kCurrentVersion) {
-    *err = version < kOldestReadableVersion ? "build log version is too old; starting over"
-                                            : "build log version is too new; starting over";
-    unlink(path.c_str());
-    // Not a failure: without a log every output is rebuilt anyway. Reported
-    // as "not found" (with the warning in *err), as Ninja does: -t recompact
-    // and -t restat then leave the deleted log alone.
-    return LoadStatus::kNotFound;
-  }
-  bool legacy = version < kCurrentVersion;
-  // A crash can leave a partial last line; cut it so appends start cleanly.
-  if (contents.back() != '\n') {
-    size_t keep = contents.rfind('\n');
-    if (truncate(path.c_str(), keep == std::string::npos ? 0 : keep + 1) < 0) {
-      // Harmless: the partial line is ignored on every load.
+  // Read in chunks, parsing whole lines: the log is never held whole.
+  std::vector<char> buffer(1 << 20);
+  size_t filled = 0;       // bytes in buffer
+  size_t file_offset = 0;  // file offset of buffer[0]
+  int version = -1;
+  bool legacy = false, at_eof = false;
+  size_t total = 0;
+  while (!at_eof) {
+    if (filled == buffer.size()) buffer.resize(buffer.size() * 2);  // a huge line
+    ssize_t n = read(fd, buffer.data() + filled, buffer.size() - filled);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      *err = strerror(errno);
+      close(fd);
+      return LoadStatus::kError;
     }
+    at_eof = n == 0;
+    filled += static_cast<size_t>(n);
+    char* begin = buffer.data();
+    char* end = begin + filled;
+    char* last_newline = static_cast<char*>(memrchr(begin, '\n', filled));
+    if (version < 0) {
+      if (!last_newline && !at_eof) continue;  // the header line is incomplete
+      const char* header_end = last_newline ? static_cast<char*>(memchr(begin, '\n', filled)) : end;
+      if (filled == 0) break;  // an empty file
+      version = ParseVersionLine(begin, header_end);
+      if (version < kOldestReadableVersion || version > kCurrentVersion) {
+        close(fd);
+        *err = version < kOldestReadableVersion ? "build log version is too old; starting over"
+                                                : "build log version is too new; starting over";
+        unlink(path.c_str());
+        // Not a failure: without a log every output is rebuilt anyway.
+        // Reported as "not found" (with the warning), as Ninja does: -t
+        // recompact and -t restat then leave the deleted log alone.
+        return LoadStatus::kNotFound;
+      }
+      legacy = version < kCurrentVersion;
+    }
+    if (!last_newline) continue;
+    char* parsed_end = last_newline + 1;
+    total += ParseLines(begin, parsed_end, legacy);
+    size_t consumed = static_cast<size_t>(parsed_end - begin);
+    memmove(begin, parsed_end, filled - consumed);
+    filled -= consumed;
+    file_offset += consumed;
   }
-  size_t total = ParseLines(&contents[0], &contents[0] + contents.size(), legacy);
+  close(fd);
+  // A crash can leave a partial last line; cut it so appends start cleanly.
+  if (filled > 0 && truncate(path.c_str(), static_cast<off_t>(file_offset)) < 0) {
+    // Harmless: the partial line is ignored on every load.
+  }
+  if (version < 0) return LoadStatus::kSuccess;  // empty
+
   size_t unique = by_output_.size();
   needs_upgrade_ = legacy;
   loaded_version_ = version;
-
   // Rewrite a log that has grown mostly stale lines.
   const size_t kMinCompactionEntryCount = 100;
   const size_t kCompactionRatio = 3;
-  if (total > kMinCompactionEntryCount && total > unique * kCompactionRatio)
-    needs_recompaction_ = true;
-
+  if (total > kMinCompactionEntryCount && total > unique * kCompactionRatio) needs_recompaction_ = true;
   return LoadStatus::kSuccess;
 }
 
@@ -224,23 +232,23 @@ bool BuildLog::WriteAll(FILE* file, const BuildLogUser* user) {
   // so its hashes stay meaningful.
   int version = !user && needs_upgrade_ ? loaded_version_ : kCurrentVersion;
   if (fprintf(file, "%s%d\n", kSignaturePrefix, version) < 0) return false;
-  std::vector<std::string_view> dropped;
+  std::vector<Entry*> dropped;
   std::string command;
   for (Entry& entry : entries_) {
     if (!IsLive(entry)) continue;
     if (user && user->IsPathDead(entry.output)) {
-      dropped.push_back(entry.output);
+      dropped.push_back(&entry);
       continue;
     }
     if (user && entry.legacy_hash && user->CurrentCommand(entry.output, &command) &&
         !CommandMatches(&entry, command)) {
       // The command changed since the old ninja ran it: dirty either way.
-      dropped.push_back(entry.output);
+      dropped.push_back(&entry);
       continue;
     }
     if (!WriteEntry(file, entry)) return false;
   }
-  for (std::string_view output : dropped) by_output_.erase(output);
+  Drop(dropped);
   return true;
 }
 

@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "arena.h"
+#include "string_table.h"
 #include "util.h"
 
 namespace ronin {
@@ -46,6 +47,7 @@ class BuildLog {
     TimeStamp mtime = 0;
     // Set for entries read from a v5/v6 log: command_hash is a MurmurHash64A.
     bool legacy_hash = false;
+    bool dropped = false;  // removed by a recompaction
   };
 
   enum class LoadStatus { kError, kSuccess, kNotFound };
@@ -85,6 +87,7 @@ class BuildLog {
   Entry* FindOrAdd(std::string_view output);
   // False for entries dropped by a recompaction (they stay in the deque).
   bool IsLive(const Entry& entry) const;
+  void Drop(const std::vector<Entry*>& entries);
   bool OpenForWriteIfNeeded();
   bool WriteAll(FILE* file, const BuildLogUser* user);
   // Parses entry lines in place; returns how many there were.
@@ -93,7 +96,7 @@ class BuildLog {
 
   Arena arena_;
   std::deque<Entry> entries_;
-  std::unordered_map<std::string_view, Entry*> by_output_;
+  StringTable<Entry, &Entry::output> by_output_;
   FILE* file_ = nullptr;
   std::string file_path_;
   const BuildLogUser* user_ = nullptr;

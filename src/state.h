@@ -14,7 +14,7 @@
 #include "arena.h"
 #include "eval.h"
 #include "graph.h"
-#include "path_table.h"
+#include "string_table.h"
 
 namespace ronin {
 
@@ -89,7 +89,7 @@ class State {
  private:
   Arena arena_;
   std::deque<Node> nodes_;
-  PathTable paths_;
+  StringTable<Node, &Node::path> paths_;
   std::deque<Edge> edge_storage_;
   std::vector<Edge*> edges_;
   std::deque<Scope> scopes_;

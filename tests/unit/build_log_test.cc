@@ -380,3 +380,41 @@ TEST_F(BuildLogTest, RestatStatErrorFails) {
 
 }  // namespace
 }  // namespace ronin
+
+namespace ronin {
+namespace {
+
+// The log is read in 1 MiB chunks: lines across chunk boundaries, a line
+// longer than a chunk and a cut last line must all come out right.
+TEST(BuildLogChunkTest, LinesAcrossChunksAndHugeLines) {
+  test::ScopedTempDir dir;
+  std::string path = dir.File(".ninja_log");
+  std::string content = "# ninja log v7\n";
+  const int kEntries = 40000;  // ~1.6 MB
+  for (int i = 0; i < kEntries; ++i)
+    content += "1\t2\t" + std::to_string(1000 + i) + "\tobj/some/dir/file" + std::to_string(i) + ".o\tabc\n";
+  std::string huge(1500 * 1000, 'h');
+  content += "3\t4\t5\t" + huge + "\tdef\n";
+  content += "6\t7\t8\tlast\t1";  // cut short by a crash
+  test::WriteRealFile(path, content);
+
+  BuildLog log;
+  std::string err;
+  ASSERT_EQ(BuildLog::LoadStatus::kSuccess, log.Load(path, &err));
+  EXPECT_EQ("", err);
+  EXPECT_EQ(static_cast<size_t>(kEntries + 1), log.entry_count());
+  BuildLog::Entry* entry = log.Lookup("obj/some/dir/file39999.o");
+  ASSERT_NE(nullptr, entry);
+  EXPECT_EQ(1000 + 39999, entry->mtime);
+  EXPECT_EQ(0xabcu, entry->command_hash);
+  entry = log.Lookup(huge);
+  ASSERT_NE(nullptr, entry);
+  EXPECT_EQ(0xdefu, entry->command_hash);
+  EXPECT_EQ(nullptr, log.Lookup("last"));
+  // The partial line is cut off the file, so the next append starts cleanly.
+  std::string after = test::ReadRealFile(path);
+  EXPECT_EQ(content.substr(0, content.size() - std::string("6\t7\t8\tlast\t1").size()), after);
+}
+
+}  // namespace
+}  // namespace ronin
