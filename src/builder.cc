@@ -258,7 +258,8 @@ bool Builder::StartEdge(Edge* edge, std::string* err) {
   if (edge->is_phony()) return true;
   explanations_->PrintAndForget(edge);
   int64_t start_time = MonotonicMillis() - start_time_millis_;
-  running_edges_[edge] = start_time;
+  RunningEdge& running = running_edges_[edge];
+  running.start_millis = start_time;
   status_->BuildEdgeStarted(edge, start_time);
 
   // Output directories exist before the command runs; the lock file's mtime,
@@ -272,7 +273,7 @@ bool Builder::StartEdge(Edge* edge, std::string* err) {
       if (build_start == -1) build_start = 0;
     }
   }
-  edge->command_start_time = build_start == -1 ? 0 : build_start;
+  running.start_stamp = build_start == -1 ? 0 : build_start;
 
   std::string depfile = edge->GetUnescapedDepfile();
   if (!depfile.empty() && !disk_->MakeDirs(depfile)) return false;
@@ -309,7 +310,8 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
   }
 
   auto running = running_edges_.find(edge);
-  int64_t start_time = running->second;
+  int64_t start_time = running->second.start_millis;
+  TimeStamp start_stamp = running->second.start_stamp;
   int64_t end_time = MonotonicMillis() - start_time_millis_;
   running_edges_.erase(running);
   status_->BuildEdgeFinished(edge, start_time, end_time, result->status, result->output);
@@ -323,7 +325,7 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
     bool restat = edge->GetBindingBool(Rule::kRestat);
     bool generator = edge->GetBindingBool(Rule::kGenerator);
     bool node_cleaned = false;
-    record_mtime = edge->command_start_time;
+    record_mtime = start_stamp;
     if (record_mtime == 0 || restat || generator) {
       for (Node* output : edge->outputs) {
         TimeStamp new_mtime = disk_->Stat(std::string(output->path), err);
@@ -335,7 +337,7 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
         }
       }
     }
-    if (node_cleaned) record_mtime = edge->command_start_time;
+    if (node_cleaned) record_mtime = start_stamp;
   }
 
   if (!plan_.EdgeFinished(edge, Plan::EdgeResult::kSucceeded, err)) return false;

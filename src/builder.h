@@ -82,7 +82,11 @@ class Builder : public PlanDelegate {
   DepsLog* deps_log_;
   std::unique_ptr<CommandRunner> runner_;
   Jobserver* jobserver_ = nullptr;
-  std::map<Edge*, int64_t> running_edges_;  // edge -> start time
+  struct RunningEdge {
+    int64_t start_millis = 0;   // since the build started, for the log and status
+    TimeStamp start_stamp = 0;  // the lock file's mtime at the start (0 if unknown)
+  };
+  std::map<Edge*, RunningEdge> running_edges_;
   int64_t start_time_millis_;
   std::string lock_file_path_;
 };

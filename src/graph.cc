@@ -7,6 +7,11 @@
 
 namespace ronin {
 
+Arena* GraphArena() {
+  static Arena* arena = new Arena;  // lives as long as the graph: the process
+  return arena;
+}
+
 bool Node::Stat(DiskInterface* disk, std::string* err) {
   METRIC_RECORD("node stat");
   mtime = disk->Stat(std::string(path), err);

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "compact_vector.h"
 #include "eval.h"
 #include "util.h"
 
@@ -47,8 +48,7 @@ struct Node {
   std::string_view path;  // canonical, arena-owned
   TimeStamp mtime = -1;
   Edge* in_edge = nullptr;
-  std::vector<Edge*> out_edges;
-  std::vector<Edge*> validation_out_edges;
+  CompactVector<Edge*> out_edges;
   int32_t deps_log_id = -1;
   Existence existence = Existence::kUnknown;
   bool dirty = false;
@@ -107,16 +107,15 @@ struct Edge {
   Scope* scope = nullptr;  // the scope of the file that declared the edge
   const Binding* bindings = nullptr;  // the edge's own bindings (arena-owned)
   uint32_t binding_count = 0;
-  std::vector<Node*> inputs;   // explicit, then implicit, then order-only
-  std::vector<Node*> outputs;  // explicit, then implicit
-  std::vector<Node*> validations;
+  CompactVector<Node*> inputs;   // explicit, then implicit, then order-only
+  CompactVector<Node*> outputs;  // explicit, then implicit
+  CompactVector<Node*> validations;
   Node* dyndep = nullptr;
   int32_t implicit_deps = 0;
   int32_t order_only_deps = 0;
   int32_t implicit_outs = 0;
   uint32_t id = 0;
-  int64_t critical_path_weight = -1;
-  TimeStamp command_start_time = 0;
+  int32_t critical_path_weight = -1;
   int32_t prev_elapsed_time_millis = -1;
   Visit mark = Visit::kNone;
   Want want = Want::kNotInPlan;

@@ -129,14 +129,14 @@ void Plan::ComputeCriticalPath() {
 
   // Weight = number of commands on the longest chain from the edge to a
   // target; phony edges count zero.
-  auto own_weight = [](const Edge* edge) -> int64_t { return edge->is_phony() ? 0 : 1; };
+  auto own_weight = [](const Edge* edge) -> int32_t { return edge->is_phony() ? 0 : 1; };
   for (Edge* edge : sorted) edge->critical_path_weight = own_weight(edge);
   for (auto it = sorted.rbegin(); it != sorted.rend(); ++it) {
     Edge* edge = *it;
     for (const Node* input : edge->inputs) {
       Edge* producer = input->in_edge;
       if (!producer) continue;
-      int64_t candidate = edge->critical_path_weight + own_weight(producer);
+      int32_t candidate = edge->critical_path_weight + own_weight(producer);
       if (candidate > producer->critical_path_weight) producer->critical_path_weight = candidate;
     }
   }

@@ -113,8 +113,14 @@ void State::AddIn(Edge* edge, std::string_view path) {
 void State::AddValidation(Edge* edge, std::string_view path) {
   Node* node = GetNode(path);
   edge->validations.push_back(node);
-  node->validation_out_edges.push_back(edge);
+  validation_users_[node].push_back(edge);
   node->generated_by_dep_loader = false;
+}
+
+const CompactVector<Edge*>& State::ValidationUsers(const Node* node) const {
+  static const CompactVector<Edge*> kNone;
+  auto it = validation_users_.find(node);
+  return it == validation_users_.end() ? kNone : it->second;
 }
 
 bool State::AddDefault(std::string_view path, std::string* err) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -51,6 +52,8 @@ class State {
   bool AddOut(Edge* edge, std::string_view path, std::string* err);
   void AddIn(Edge* edge, std::string_view path);
   void AddValidation(Edge* edge, std::string_view path);
+  // Edges that list `node` as a validation (rare, so kept outside Node).
+  const CompactVector<Edge*>& ValidationUsers(const Node* node) const;
   bool AddDefault(std::string_view path, std::string* err);
 
   void AddPool(Pool* pool) { pools_.Set(pool->name, pool); }
@@ -94,6 +97,7 @@ class State {
   std::vector<Edge*> edges_;
   std::deque<Scope> scopes_;
   std::unordered_set<std::string_view> names_;
+  std::unordered_map<const Node*, CompactVector<Edge*>> validation_users_;
   std::deque<Rule> rules_;
   std::deque<Pool> pool_storage_;
   SmallMap<Pool*> pools_;

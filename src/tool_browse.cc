@@ -584,7 +584,7 @@ std::string Link(const Node* node) {
 }
 
 // <h3>title</h3><ul id=...> with one linked node per item, if any.
-void AppendNodeList(const char* id, const std::string& title, const std::vector<Node*>& nodes,
+void AppendNodeList(const char* id, const std::string& title, const CompactVector<Node*>& nodes,
                     size_t begin, size_t end, std::string* html) {
   if (begin >= end) return;
   *html += "<h3>" + title + "</h3>\n<ul id=\"" + id + "\">\n";
@@ -595,7 +595,7 @@ void AppendNodeList(const char* id, const std::string& title, const std::vector<
 // The edge that builds the page's node: rule, inputs by kind, outputs.
 void AppendInEdge(const Edge* edge, std::string* html) {
   *html += "<h2>Built by rule <code>" + HtmlEscape(edge->rule->name()) + "</code></h2>\n";
-  const std::vector<Node*>& in = edge->inputs;
+  const CompactVector<Node*>& in = edge->inputs;
   size_t explicit_end = edge->explicit_input_count();
   size_t implicit_end = in.size() - edge->order_only_deps;
   if (in.empty() && edge->validations.empty()) *html += "<p class=\"note\">No inputs.</p>\n";
@@ -631,7 +631,7 @@ std::string InputKinds(const Edge* edge, const Node* node) {
 
 // One item per distinct edge: its rule, how it uses the node (if `node`),
 // and its outputs.
-void AppendEdgeList(const char* id, const char* title, const std::vector<Edge*>& edges,
+void AppendEdgeList(const char* id, const char* title, const CompactVector<Edge*>& edges,
                     const Node* node, std::string* html) {
   if (edges.empty()) return;
   *html += std::string("<h2>") + title + "</h2>\n<ul id=\"" + id + "\">\n";
@@ -650,7 +650,7 @@ void AppendEdgeList(const char* id, const char* title, const std::vector<Edge*>&
   *html += "</ul>\n";
 }
 
-std::string NodePage(const Node* node) {
+std::string NodePage(const State& state, const Node* node) {
   std::string title = HtmlEscape(node->path);
   std::string html =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + title +
@@ -661,7 +661,7 @@ std::string NodePage(const Node* node) {
   else
     html += "<p class=\"note\">Not built by any rule.</p>\n";
   AppendEdgeList("dependents", "Used by", node->out_edges, node, &html);
-  AppendEdgeList("validation-for", "Validation for", node->validation_out_edges, nullptr, &html);
+  AppendEdgeList("validation-for", "Validation for", state.ValidationUsers(node), nullptr, &html);
   html += "</body>\n</html>\n";
   return html;
 }
@@ -686,7 +686,7 @@ class BrowsePages {
     Node* node = ninja_->CollectTarget(target.c_str(), &err);
     if (!node) return HttpErrorResponse(404, err);
     HttpResponse response;
-    response.body = NodePage(node);
+    response.body = NodePage(ninja_->state_, node);
     return response;
   }
 

@@ -292,9 +292,9 @@ int ToolQuery(NinjaMain* ninja, const Options*, int argc, char** argv) {
     for (const Edge* edge : node->out_edges) {
       for (const Node* output : edge->outputs) PrintRaw("    " + std::string(output->path) + "\n");
     }
-    if (!node->validation_out_edges.empty()) {
+    if (!ninja->state_.ValidationUsers(node).empty()) {
       PrintRaw("  validation for:\n");
-      for (const Edge* edge : node->validation_out_edges) {
+      for (const Edge* edge : ninja->state_.ValidationUsers(node)) {
         for (const Node* output : edge->outputs)
           PrintRaw("    " + std::string(output->path) + "\n");
       }

@@ -90,7 +90,7 @@ TEST(StateTest, AddInAndValidationWireBothWays) {
   Node* check = state.LookupNode("check");
   ASSERT_TRUE(in && check);
   EXPECT_EQ(edge, in->out_edges.at(0));
-  EXPECT_EQ(edge, check->validation_out_edges.at(0));
+  EXPECT_EQ(edge, state.ValidationUsers(check).at(0));
   EXPECT_TRUE(check->out_edges.empty());
   EXPECT_FALSE(in->generated_by_dep_loader);
 }

@@ -170,8 +170,8 @@ TEST(ManifestParserTest, GraphIsWired) {
   ASSERT_EQ(1u, mid->out_edges.size());
   EXPECT_EQ(state.edges()[1], mid->out_edges[0]);
   EXPECT_TRUE(check->out_edges.empty());
-  ASSERT_EQ(1u, check->validation_out_edges.size());
-  EXPECT_EQ(state.edges()[1], check->validation_out_edges[0]);
+  ASSERT_EQ(1u, state.ValidationUsers(check).size());
+  EXPECT_EQ(state.edges()[1], state.ValidationUsers(check)[0]);
   EXPECT_FALSE(src->generated_by_dep_loader);
   EXPECT_FALSE(out->generated_by_dep_loader);
   EXPECT_FALSE(check->generated_by_dep_loader);
@@ -207,7 +207,7 @@ TEST(ManifestParserTest, PathsSplitBeforeExpansion) {
   ASSERT_TRUE(ParseManifest(&state,
                             "x = a b\n"
                             "build $x c$ d e$:f: phony g$$h\n"));
-  const std::vector<Node*>& outs = state.edges()[0]->outputs;
+  const CompactVector<Node*>& outs = state.edges()[0]->outputs;
   ASSERT_EQ(3u, outs.size());
   EXPECT_EQ("a b", outs[0]->path);
   EXPECT_EQ("c d", outs[1]->path);

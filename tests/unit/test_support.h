@@ -90,7 +90,8 @@ std::string ParseManifestError(State* state, const std::string& text,
 // The node named `path`, failing the test (and returning null) if absent.
 Node* NodeOrNull(const State& state, const std::string& path);
 // Paths of `nodes`, space-separated.
-std::string Paths(const std::vector<Node*>& nodes);
+template <typename Nodes>
+std::string Paths(const Nodes& nodes);  // a vector of nodes, space-separated
 
 // A fresh directory under $TMPDIR (or /tmp), removed with its contents.
 class ScopedTempDir {
@@ -209,7 +210,8 @@ inline Node* NodeOrNull(const State& state, const std::string& path) {
   return node;
 }
 
-inline std::string Paths(const std::vector<Node*>& nodes) {
+template <typename Nodes>
+std::string Paths(const Nodes& nodes) {
   std::string result;
   for (const Node* node : nodes) {
     if (!result.empty()) result += ' ';
