@@ -30,10 +30,23 @@ class Arena {
   // Memory for `count` objects of type T, suitably aligned (not constructed).
   template <typename T>
   T* AllocateArray(size_t count) {
-    char* raw = Allocate(sizeof(T) * count + alignof(T) - 1);
-    uintptr_t address = reinterpret_cast<uintptr_t>(raw);
-    address = (address + alignof(T) - 1) & ~static_cast<uintptr_t>(alignof(T) - 1);
-    return reinterpret_cast<T*>(address);
+    // Skip to the alignment within the block (blocks themselves are
+    // suitably aligned by new[]).
+    size_t misalignment = reinterpret_cast<uintptr_t>(cursor_) & (alignof(T) - 1);
+    size_t padding = misalignment ? alignof(T) - misalignment : 0;
+    if (padding <= left_) {
+      cursor_ += padding;
+      left_ -= padding;
+    }
+    char* raw = Allocate(sizeof(T) * count);
+    if (reinterpret_cast<uintptr_t>(raw) & (alignof(T) - 1)) {
+      // A fresh block started after the padding was applied: align again.
+      raw = Allocate(sizeof(T) * count + alignof(T) - 1);
+      uintptr_t address = reinterpret_cast<uintptr_t>(raw);
+      address = (address + alignof(T) - 1) & ~static_cast<uintptr_t>(alignof(T) - 1);
+      return reinterpret_cast<T*>(address);
+    }
+    return reinterpret_cast<T*>(raw);
   }
 
   // Copies `text` into the arena; the returned view is NUL-terminated.

@@ -47,12 +47,13 @@ BuildLog::Entry* BuildLog::Lookup(std::string_view output) { return by_output_.F
 
 bool BuildLog::IsLive(const Entry& entry) const { return !entry.dropped; }
 
-BuildLog::Entry* BuildLog::FindOrAdd(std::string_view output) {
+BuildLog::Entry* BuildLog::FindOrAdd(std::string_view output, const BuildLogUser* user) {
   uint64_t hash = HashString(output);
   if (Entry* entry = by_output_.Find(output, hash)) return entry;
   entries_.emplace_back();
   Entry* entry = &entries_.back();
-  entry->output = arena_.Copy(output);
+  std::string_view shared = user ? user->InternedPath(output) : std::string_view();
+  entry->output = shared.empty() ? arena_.Copy(output) : shared;
   by_output_.Insert(entry, hash);
   return entry;
 }
@@ -66,7 +67,7 @@ void BuildLog::Drop(const std::vector<Entry*>& entries) {
     if (!entry.dropped) by_output_.Insert(&entry);
 }
 
-size_t BuildLog::ParseLines(char* begin, char* end, bool legacy) {
+size_t BuildLog::ParseLines(char* begin, char* end, bool legacy, const BuildLogUser* user) {
   // Each line: start \t end \t mtime \t path \t hash. Lines with fewer
   // fields are skipped; a last line without '\n' was cut short and is ignored.
   size_t parsed = 0;
@@ -87,7 +88,7 @@ size_t BuildLog::ParseLines(char* begin, char* end, bool legacy) {
     if (count == 4) {
       fields[4] = field;
       *newline = '\0';
-      Entry* entry = FindOrAdd(std::string_view(fields[3], fields[4] - 1 - fields[3]));
+      Entry* entry = FindOrAdd(std::string_view(fields[3], fields[4] - 1 - fields[3]), user);
       entry->start_time = atoi(fields[0]);
       entry->end_time = atoi(fields[1]);
       entry->mtime = strtoll(fields[2], nullptr, 10);
@@ -100,7 +101,7 @@ size_t BuildLog::ParseLines(char* begin, char* end, bool legacy) {
   return parsed;
 }
 
-BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err) {
+BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err, const BuildLogUser* user) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return LoadStatus::kNotFound;
@@ -147,7 +148,7 @@ BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err) {
     }
     if (!last_newline) continue;
     char* parsed_end = last_newline + 1;
-    total += ParseLines(begin, parsed_end, legacy);
+    total += ParseLines(begin, parsed_end, legacy, user);
     size_t consumed = static_cast<size_t>(parsed_end - begin);
     memmove(begin, parsed_end, filled - consumed);
     filled -= consumed;

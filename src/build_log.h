@@ -32,6 +32,9 @@ class BuildLogUser {
   // The hashed command (command plus rspfile suffix) of the edge that
   // produces `path` now; false if no edge does.
   virtual bool CurrentCommand(std::string_view path, std::string* command) const = 0;
+  // A copy of `path` that outlives the log (the graph's interned path), or
+  // an empty view if there is none; saves the log a copy of its own.
+  virtual std::string_view InternedPath(std::string_view path) const = 0;
 };
 
 class BuildLog {
@@ -59,7 +62,8 @@ class BuildLog {
 
   // A warning comes back in *err: an unreadable version is deleted and
   // reported as kNotFound with "starting over".
-  LoadStatus Load(const std::string& path, std::string* err);
+  // With a `user`, paths the graph already knows are shared, not copied.
+  LoadStatus Load(const std::string& path, std::string* err, const BuildLogUser* user = nullptr);
   // Remembers where to write; the file is created on the first record.
   // Recompacts first when the loaded log asked for it.
   bool OpenForWrite(const std::string& path, const BuildLogUser& user, std::string* err);
@@ -84,14 +88,14 @@ class BuildLog {
   size_t entry_count() const { return by_output_.size(); }
 
  private:
-  Entry* FindOrAdd(std::string_view output);
+  Entry* FindOrAdd(std::string_view output, const BuildLogUser* user = nullptr);
   // False for entries dropped by a recompaction (they stay in the deque).
   bool IsLive(const Entry& entry) const;
   void Drop(const std::vector<Entry*>& entries);
   bool OpenForWriteIfNeeded();
   bool WriteAll(FILE* file, const BuildLogUser* user);
   // Parses entry lines in place; returns how many there were.
-  size_t ParseLines(char* begin, char* end, bool legacy);
+  size_t ParseLines(char* begin, char* end, bool legacy, const BuildLogUser* user);
   static bool WriteEntry(FILE* file, const Entry& entry);
 
   Arena arena_;

@@ -67,7 +67,9 @@ class CompactVector {
   }
 
   void push_back(const T& value) {
-    if (size_ == capacity_) reserve(capacity_ ? capacity_ * 2 : 2);
+    // Most lists hold one element (a source file used by one command), so
+    // the first allocation is exact; then 4, then doubling.
+    if (size_ == capacity_) reserve(capacity_ == 0 ? 1 : capacity_ == 1 ? 4 : capacity_ * 2);
     data_[size_++] = value;
   }
 

@@ -43,7 +43,7 @@ bool NinjaMain::OpenBuildLog(bool recompact_only) {
   BuildLog::LoadStatus status;
   {
     METRIC_RECORD(".ninja_log load");
-    status = build_log_.Load(path, &err);
+    status = build_log_.Load(path, &err, this);
   }
   if (status == BuildLog::LoadStatus::kError) {
     Error("loading build log %s: %s", path.c_str(), err.c_str());
@@ -103,6 +103,11 @@ bool NinjaMain::IsPathDead(std::string_view path) const {
   TimeStamp mtime = disk_.Stat(std::string(path), &err);
   if (mtime == -1) Error("%s", err.c_str());
   return mtime == 0;
+}
+
+std::string_view NinjaMain::InternedPath(std::string_view path) const {
+  const Node* node = state_.LookupNode(path);
+  return node ? node->path : std::string_view();
 }
 
 bool NinjaMain::CurrentCommand(std::string_view path, std::string* command) const {

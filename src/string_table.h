@@ -1,11 +1,12 @@
 // A hash table from a string key (a view stored in the value itself) to a
-// pointer: open addressing with linear probing over (hash, pointer) slots.
+// pointer: open addressing with linear probing over one-word slots.
 // No per-entry allocation; used for path interning (the hot lookup of the
 // parser and the deps log loader) and for the build log's entries.
 #ifndef RONIN_STRING_TABLE_H_
 #define RONIN_STRING_TABLE_H_
 
 #include <cstdint>
+#include <cstdlib>
 #include <string_view>
 #include <vector>
 
@@ -15,6 +16,9 @@ namespace ronin {
 
 inline uint64_t HashString(std::string_view text) { return RapidHash(text.data(), text.size()); }
 
+// Slots are single words: the pointer, with the top 16 bits of the hash in
+// its (unused) top 16 bits, so most mismatches are rejected without
+// touching the value.
 template <typename T, std::string_view T::*kKey>
 class StringTable {
  public:
@@ -22,18 +26,25 @@ class StringTable {
   T* Find(std::string_view key, uint64_t hash) const {
     if (slots_.empty()) return nullptr;
     size_t mask = slots_.size() - 1;
+    uintptr_t tag = Tag(hash);
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
-      const Slot& slot = slots_[i];
-      if (!slot.value) return nullptr;
-      if (slot.hash == hash && slot.value->*kKey == key) return slot.value;
+      uintptr_t slot = slots_[i];
+      if (!slot) return nullptr;
+      if ((slot & kTagMask) == tag) {
+        T* value = reinterpret_cast<T*>(slot & ~kTagMask);
+        if (value->*kKey == key) return value;
+      }
     }
   }
 
   // Inserts a value whose key is not in the table yet.
   void Insert(T* value, uint64_t hash) {
+    uintptr_t address = reinterpret_cast<uintptr_t>(value);
+    // User-space addresses on Linux (x86-64, AArch64) fit in 48 bits.
+    if (address & kTagMask) abort();
     // Keep the load factor under one half so probe runs stay short.
     if ((size_ + 1) * 2 > slots_.size()) Grow();
-    Place({hash, value});
+    Place(address | Tag(hash), hash);
     ++size_;
   }
   void Insert(T* value) { Insert(value, HashString(value->*kKey)); }
@@ -46,27 +57,29 @@ class StringTable {
   size_t bucket_count() const { return slots_.size(); }
 
  private:
-  struct Slot {
-    uint64_t hash;
-    T* value;  // null: empty
-  };
+  static constexpr uintptr_t kTagMask = ~static_cast<uintptr_t>(0) << 48;
+  static uintptr_t Tag(uint64_t hash) { return static_cast<uintptr_t>(hash) & kTagMask; }
 
-  void Place(const Slot& slot) {
+  void Place(uintptr_t slot, uint64_t hash) {
     size_t mask = slots_.size() - 1;
-    size_t i = slot.hash & mask;
-    while (slots_[i].value) i = (i + 1) & mask;
+    size_t i = hash & mask;
+    while (slots_[i]) i = (i + 1) & mask;
     slots_[i] = slot;
   }
 
   void Grow() {
-    std::vector<Slot> old;
+    std::vector<uintptr_t> old;
     old.swap(slots_);
-    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{0, nullptr});
-    for (const Slot& slot : old)
-      if (slot.value) Place(slot);
+    slots_.assign(old.empty() ? 1024 : old.size() * 2, 0);
+    // The hash is recomputed: slots keep only its top bits.
+    for (uintptr_t slot : old) {
+      if (!slot) continue;
+      T* value = reinterpret_cast<T*>(slot & ~kTagMask);
+      Place(slot, HashString(value->*kKey));
+    }
   }
 
-  std::vector<Slot> slots_;
+  std::vector<uintptr_t> slots_;
   size_t size_ = 0;
 };
 

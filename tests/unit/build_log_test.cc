@@ -34,6 +34,7 @@ class FakeUser : public BuildLogUser {
     *command = it->second;
     return true;
   }
+  std::string_view InternedPath(std::string_view) const override { return std::string_view(); }
   std::set<std::string> dead;
   std::map<std::string, std::string> commands;
 };
