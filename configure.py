@@ -30,7 +30,8 @@ def sources():
 
 
 def compiler_flags(args):
-    flags = ["-std=c++17", "-Wall", "-Wextra", "-fvisibility=hidden", "-pipe"]
+    flags = ["-std=c++17", "-Wall", "-Wextra", "-fvisibility=hidden", "-pipe",
+             "-ffunction-sections", "-fdata-sections"]
     if args.debug:
         flags += ["-O0", "-g"]
     else:
@@ -134,7 +135,8 @@ def main():
                         help="regenerate the scanners from src/*.in.cc with re2c")
     parser.add_argument("--cxx", default=os.environ.get("CXX", "c++"), help="C++ compiler [$CXX or c++]")
     parser.add_argument("--cxxflags", default=os.environ.get("CXXFLAGS", ""), help="extra compiler flags")
-    parser.add_argument("--ldflags", default=os.environ.get("LDFLAGS", ""), help="extra linker flags")
+    parser.add_argument("--ldflags", default=os.environ.get("LDFLAGS", "-static-libstdc++ -static-libgcc -pthread -Wl,--gc-sections"),
+                        help="linker flags [$LDFLAGS or a static libstdc++]")
     args = parser.parse_args()
     args.original_args = sys.argv[1:]
 

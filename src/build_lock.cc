@@ -9,9 +9,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace ronin {
 
@@ -25,34 +23,37 @@ std::set<std::pair<dev_t, ino_t>>& HeldLocks() {
 
 // The pid holding a flock on (dev, ino), from /proc/locks; -1 if unknown.
 pid_t FindLockHolder(dev_t dev, ino_t ino) {
-  std::ifstream locks("/proc/locks");
-  std::string line;
-  while (std::getline(locks, line)) {
+  FILE* locks = fopen("/proc/locks", "re");
+  if (!locks) return -1;
+  char line[512];
+  pid_t holder = -1;
+  while (holder < 0 && fgets(line, sizeof(line), locks)) {
     // "1: FLOCK  ADVISORY  WRITE 2170 00:2e:1048577 0 EOF"
-    std::istringstream fields(line);
-    std::string id, kind, mode, access, file;
+    char kind[32];
     long pid;
-    if (!(fields >> id >> kind >> mode >> access >> pid >> file)) continue;
-    if (kind != "FLOCK") continue;
     unsigned major_id, minor_id;
     unsigned long long inode;
-    if (sscanf(file.c_str(), "%x:%x:%llu", &major_id, &minor_id, &inode) != 3) continue;
-    if (major_id == major(dev) && minor_id == minor(dev) && inode == ino) return static_cast<pid_t>(pid);
+    if (sscanf(line, "%*s %31s %*s %*s %ld %x:%x:%llu", kind, &pid, &major_id, &minor_id, &inode) != 5)
+      continue;
+    if (strcmp(kind, "FLOCK") == 0 && major_id == major(dev) && minor_id == minor(dev) && inode == ino)
+      holder = static_cast<pid_t>(pid);
   }
-  return -1;
+  fclose(locks);
+  return holder;
 }
 
 pid_t ParentOf(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string content;
-  std::getline(stat, content);
+  std::string path = "/proc/" + std::to_string(pid) + "/stat";
+  FILE* stat = fopen(path.c_str(), "re");
+  if (!stat) return -1;
+  char content[1024];
+  size_t n = fread(content, 1, sizeof(content) - 1, stat);
+  fclose(stat);
+  content[n] = '\0';
   // The command name may contain spaces and parentheses: skip past the last ')'.
-  size_t close = content.rfind(')');
-  if (close == std::string::npos) return -1;
-  std::istringstream rest(content.substr(close + 1));
-  std::string state;
+  const char* close = strrchr(content, ')');
   long ppid = -1;
-  rest >> state >> ppid;
+  if (!close || sscanf(close + 1, " %*c %ld", &ppid) != 1) return -1;
   return static_cast<pid_t>(ppid);
 }
 

@@ -91,10 +91,13 @@ FileReader::Status RealDiskInterface::ReadFile(const std::string& path, std::str
     close(fd);
     return Status::kOtherError;
   }
-  if (fstat(fd, &st) == 0 && st.st_size > 0) contents->reserve(st.st_size + 1);
-  char buffer[64 * 1024];
+  // Read straight into the string; the size is only a hint (the file may
+  // change, or be a pipe), so keep reading until end of file.
+  size_t size = 0;
+  contents->resize(st.st_size > 0 ? static_cast<size_t>(st.st_size) + 1 : 4096);
   for (;;) {
-    ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (size == contents->size()) contents->resize(contents->size() * 2);
+    ssize_t n = read(fd, &(*contents)[size], contents->size() - size);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       *err = strerror(errno);
@@ -103,9 +106,10 @@ FileReader::Status RealDiskInterface::ReadFile(const std::string& path, std::str
       return Status::kOtherError;
     }
     if (n == 0) break;
-    contents->append(buffer, n);
+    size += static_cast<size_t>(n);
   }
   close(fd);
+  contents->resize(size);
   return Status::kOkay;
 }
 

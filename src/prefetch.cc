@@ -18,6 +18,7 @@ namespace ronin {
 namespace {
 
 const size_t kBatch = 1024;
+const size_t kStartThreshold = 16 * 1024;
 
 // Directory descriptors for fstatat: the kernel then resolves only the last
 // path component, not the whole path, for every file of a directory.
@@ -62,18 +63,21 @@ bool PrefetchEnabled() {
   return enabled;
 }
 
-Prefetcher::Prefetcher(State* state) : state_(state) {
-  state_->set_observer(this);
-  worker_ = std::thread(&Prefetcher::Run, this);
-}
+Prefetcher::Prefetcher(State* state) : state_(state) { state_->set_observer(this); }
 
 void Prefetcher::NodeCreated(Node* node) {
   pending_.push_back(node);
+  if (!worker_.joinable()) {
+    // A small graph is scanned faster than a thread starts: the worker
+    // only comes into being for a large one.
+    if (pending_.size() < kStartThreshold) return;
+    worker_ = std::thread(&Prefetcher::Run, this);
+  }
   if (pending_.size() >= kBatch) Publish();
 }
 
 void Prefetcher::Publish() {
-  if (pending_.empty()) return;
+  if (pending_.empty() || !worker_.joinable()) return;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     queue_.push_back(std::move(pending_));
@@ -93,8 +97,8 @@ void Prefetcher::ParsingDone() {
 }
 
 void Prefetcher::Join() {
-  if (!worker_.joinable()) return;
   state_->set_observer(nullptr);
+  if (!worker_.joinable()) return;
   Publish();
   {
     std::lock_guard<std::mutex> lock(mutex_);

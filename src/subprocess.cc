@@ -94,7 +94,7 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command) {
 }
 
 void Subprocess::ReadAvailable() {
-  char buffer[64 * 1024];
+  char buffer[16 * 1024];
   while (fd_ >= 0) {
     ssize_t n = read(fd_, buffer, sizeof(buffer));
     if (n > 0) {

@@ -9,8 +9,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 namespace ronin {
 
@@ -232,39 +230,54 @@ std::string StripAnsiEscapeCodes(std::string_view text) {
 
 namespace {
 
+// First line of a small file ("" if unreadable). Plain stdio: iostreams
+// would cost start-up time and memory in every run.
+std::string ReadFirstLine(const std::string& path) {
+  FILE* file = fopen(path.c_str(), "re");
+  if (!file) return std::string();
+  char buffer[4096];
+  std::string line;
+  if (fgets(buffer, sizeof(buffer), file)) line = buffer;
+  fclose(file);
+  while (!line.empty() && line.back() == '\n') line.pop_back();
+  return line;
+}
+
 // CPU quota from a cgroup v2 "cpu.max" or v1 "cpu.cfs_{quota,period}_us".
 int CgroupCpuLimit() {
-  std::ifstream cgroups("/proc/self/cgroup");
-  std::string line;
+  FILE* cgroups = fopen("/proc/self/cgroup", "re");
+  if (!cgroups) return -1;
   std::string v2_path, v1_path;
-  while (std::getline(cgroups, line)) {
+  char buffer[4096];
+  while (fgets(buffer, sizeof(buffer), cgroups)) {
+    std::string line(buffer);
+    while (!line.empty() && line.back() == '\n') line.pop_back();
+    // "ID:CONTROLLERS:PATH"
     size_t first = line.find(':');
-    size_t second = line.find(':', first + 1);
-    if (first == std::string::npos || second == std::string::npos) continue;
+    size_t second = first == std::string::npos ? first : line.find(':', first + 1);
+    if (second == std::string::npos) continue;
     std::string controllers = line.substr(first + 1, second - first - 1);
     std::string path = line.substr(second + 1);
     if (line.compare(0, first, "0") == 0 && controllers.empty()) v2_path = path;
-    std::stringstream list(controllers);
-    std::string controller;
-    while (std::getline(list, controller, ','))
-      if (controller == "cpu") v1_path = path;
+    size_t start = 0;
+    while (start <= controllers.size()) {
+      size_t comma = controllers.find(',', start);
+      if (comma == std::string::npos) comma = controllers.size();
+      if (controllers.compare(start, comma - start, "cpu") == 0) v1_path = path;
+      start = comma + 1;
+    }
   }
-  auto read_file = [](const std::string& name) {
-    std::ifstream f(name);
-    std::string contents;
-    std::getline(f, contents);
-    return contents;
-  };
+  fclose(cgroups);
   if (!v2_path.empty() || v1_path.empty()) {
-    std::string max = read_file("/sys/fs/cgroup" + v2_path + "/cpu.max");
+    std::string max = ReadFirstLine("/sys/fs/cgroup" + v2_path + "/cpu.max");
     long long quota = 0, period = 0;
     if (sscanf(max.c_str(), "%lld %lld", &quota, &period) == 2 && period > 0)
       return static_cast<int>(quota / period);
   }
   if (!v1_path.empty()) {
     for (const char* mount : {"/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"}) {
-      std::string quota = read_file(std::string(mount) + v1_path + "/cpu.cfs_quota_us");
-      std::string period = read_file(std::string(mount) + v1_path + "/cpu.cfs_period_us");
+      std::string quota = ReadFirstLine(std::string(mount) + v1_path + "/cpu.cfs_quota_us");
+      std::string period = ReadFirstLine(std::string(mount) + v1_path + "/cpu.cfs_period_us");
       if (quota.empty() || period.empty()) continue;
       long long q = atoll(quota.c_str()), p = atoll(period.c_str());
       if (q > 0 && p > 0) return static_cast<int>(q / p);
