@@ -21,7 +21,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(ROOT, "src")
-SCANNERS = ("lexer", "depfile_parser")
+# re2c flags per scanner (see CMakeLists.txt).
+SCANNERS = {"lexer": "-b", "depfile_parser": ""}
 
 
 def sources():
@@ -75,12 +76,13 @@ def write_manifest(args, path):
     if args.with_re2c:
         lines += [
             "rule re2c",
-            "  command = re2c -W -i --no-generation-date --no-version -o $out $in",
+            "  command = re2c -W -i $re2c_flags --no-generation-date --no-version -o $out $in",
             "  description = RE2C $out",
             "",
         ]
-        for scanner in SCANNERS:
+        for scanner, flags in SCANNERS.items():
             lines.append("build src/%s.cc: re2c src/%s.in.cc" % (scanner, scanner))
+            lines.append("  re2c_flags = %s" % flags)
         lines.append("")
     objects = []
     for name in sources():

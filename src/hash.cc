@@ -3,6 +3,8 @@
 // written by real ninja binaries.
 #include "hash.h"
 
+#include <string.h>
+
 namespace ronin {
 namespace {
 
@@ -11,15 +13,28 @@ __extension__ typedef unsigned __int128 u128;
 
 // Byte-wise assembly instead of memcpy+bswap: the result is little-endian
 // regardless of host order and alignment, and compilers fold it to one load.
+// Little-endian loads: one instruction on little-endian hosts.
 uint64_t Read64(const unsigned char* p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+#else
   uint64_t v = 0;
   for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
   return v;
+#endif
 }
 
 uint64_t Read32(const unsigned char* p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+#else
   return static_cast<uint64_t>(p[0]) | static_cast<uint64_t>(p[1]) << 8 |
          static_cast<uint64_t>(p[2]) << 16 | static_cast<uint64_t>(p[3]) << 24;
+#endif
 }
 
 // --- rapidhash --------------------------------------------------------------

@@ -185,13 +185,28 @@ bool ManifestParser::EvaluatePath(const EvalString& eval, const Env& env, std::s
   return true;
 }
 
-std::string_view ManifestParser::EvaluateBuildPath(const EvalString& eval, const Env& env,
-                                                   std::string* err) {
-  // Most paths are literal and already canonical: use the manifest text.
-  std::string_view literal;
-  if (eval.AsSingleLiteral(&literal) && IsCanonicalPath(literal)) return literal;
-  if (!EvaluatePath(eval, env, &scratch_value_, err)) return std::string_view();
-  return scratch_value_;
+size_t ManifestParser::EvaluateEdgePaths(const Edge* edge, size_t count) {
+  // Paths see the edge's own bindings first, then the file scope.
+  EdgeBindingEnv env(edge);
+  if (evaluated_paths_.size() < count) evaluated_paths_.resize(count);
+  path_views_.resize(count);
+  path_hashes_.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    std::string_view path;
+    // Most paths are literal and already canonical: use the manifest text.
+    if (!scratch_paths_[i].AsSingleLiteral(&path) || !IsCanonicalPath(path)) {
+      std::string& buffer = evaluated_paths_[i];
+      buffer.clear();
+      scratch_paths_[i].EvaluateInto(env, &buffer);
+      if (buffer.empty()) return i;  // "empty path", reported in order by the caller
+      CanonicalizePath(&buffer);
+      path = buffer;
+    }
+    path_views_[i] = path;
+    path_hashes_[i] = HashString(path);
+    state_->PrefetchNode(path_hashes_[i]);
+  }
+  return count;
 }
 
 bool ManifestParser::ReadPathList(size_t* used, int* count, std::string* err) {
@@ -251,31 +266,29 @@ bool ManifestParser::ParseEdge(std::string* err) {
     edge->pool = pool;
   }
 
-  // Paths are evaluated like edge bindings would see them: in the edge's
-  // own bindings first, then the file scope.
-  EdgeBindingEnv path_env(edge);
+  // Every path is evaluated and hashed first, and its slot in the path
+  // table prefetched, so the lookups below overlap their cache misses.
+  size_t evaluated = EvaluateEdgePaths(edge, used);
+
   edge->outputs.reserve(outs_end);
   for (size_t i = 0; i < outs_end; ++i) {
-    std::string_view path = EvaluateBuildPath(scratch_paths_[i], path_env, err);
-    if (path.empty()) return false;
-    if (!state_->AddOut(edge, path, err)) return lexer_.Error(std::string(*err), err);
+    if (i >= evaluated) return lexer_.Error("empty path", err);
+    if (!state_->AddOut(edge, path_views_[i], path_hashes_[i], err)) return lexer_.Error(std::string(*err), err);
   }
   edge->implicit_outs = implicit_outs;
 
   edge->inputs.reserve(ins_end - outs_end);
   for (size_t i = outs_end; i < ins_end; ++i) {
-    std::string_view path = EvaluateBuildPath(scratch_paths_[i], path_env, err);
-    if (path.empty()) return false;
-    state_->AddIn(edge, path);
+    if (i >= evaluated) return lexer_.Error("empty path", err);
+    state_->AddIn(edge, path_views_[i], path_hashes_[i]);
   }
   edge->implicit_deps = implicit_ins;
   edge->order_only_deps = order_only_ins;
 
   edge->validations.reserve(used - ins_end);
   for (size_t i = ins_end; i < used; ++i) {
-    std::string_view path = EvaluateBuildPath(scratch_paths_[i], path_env, err);
-    if (path.empty()) return false;
-    state_->AddValidation(edge, path);
+    if (i >= evaluated) return lexer_.Error("empty path", err);
+    state_->AddValidation(edge, path_views_[i]);
   }
 
   if (!options_.phony_cycle_is_error && edge->maybe_phonycycle_diagnostic()) {

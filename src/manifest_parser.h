@@ -47,9 +47,10 @@ class ManifestParser {
   bool ExpectToken(Lexer::Token expected, std::string* err);
   // Evaluates a path, rejects an empty one, canonicalises it.
   bool EvaluatePath(const EvalString& eval, const Env& env, std::string* path, std::string* err);
-  // The same for a build statement's paths; empty (with *err) on error. The
-  // view is valid until the next call.
-  std::string_view EvaluateBuildPath(const EvalString& eval, const Env& env, std::string* err);
+  // Evaluates, canonicalises and hashes a build statement's first `count`
+  // scratch paths into path_views_/path_hashes_; returns how many were
+  // non-empty before the first empty one.
+  size_t EvaluateEdgePaths(const Edge* edge, size_t count);
   void CheckNinjaVersion(std::string_view version);
 
   State* state_;
@@ -61,6 +62,9 @@ class ManifestParser {
   EvalString scratch_let_;
   std::vector<Edge::Binding> scratch_bindings_;
   std::string scratch_value_;
+  std::vector<std::string> evaluated_paths_;
+  std::vector<std::string_view> path_views_;
+  std::vector<uint64_t> path_hashes_;
 };
 
 }  // namespace ronin

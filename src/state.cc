@@ -20,8 +20,7 @@ State::State() : default_pool_("", 0), console_pool_("console", 1, /*is_console=
   AddPool(&console_pool_);
 }
 
-Node* State::GetNode(std::string_view path) {
-  uint64_t hash = HashString(path);
+Node* State::GetNode(std::string_view path, uint64_t hash) {
   if (Node* node = paths_.Find(path, hash)) return node;
   nodes_.emplace_back(arena_.Copy(path));
   Node* node = &nodes_.back();
@@ -88,8 +87,8 @@ Edge* State::AddEdge(const Rule* rule, Scope* scope) {
   return edge;
 }
 
-bool State::AddOut(Edge* edge, std::string_view path, std::string* err) {
-  Node* node = GetNode(path);
+bool State::AddOut(Edge* edge, std::string_view path, uint64_t hash, std::string* err) {
+  Node* node = GetNode(path, hash);
   if (Edge* other = node->in_edge) {
     if (other == edge)
       *err = std::string(path) + " is defined as an output multiple times";
@@ -103,8 +102,8 @@ bool State::AddOut(Edge* edge, std::string_view path, std::string* err) {
   return true;
 }
 
-void State::AddIn(Edge* edge, std::string_view path) {
-  Node* node = GetNode(path);
+void State::AddIn(Edge* edge, std::string_view path, uint64_t hash) {
+  Node* node = GetNode(path, hash);
   edge->inputs.push_back(node);
   node->out_edges.push_back(edge);
   node->generated_by_dep_loader = false;

@@ -36,7 +36,10 @@ class State {
   State& operator=(const State&) = delete;
 
   // Interns a canonical path.
-  Node* GetNode(std::string_view path);
+  Node* GetNode(std::string_view path) { return GetNode(path, HashString(path)); }
+  Node* GetNode(std::string_view path, uint64_t hash);
+  // Starts loading the path table slot for `hash` into the cache.
+  void PrefetchNode(uint64_t hash) const { paths_.Prefetch(hash); }
   Node* LookupNode(std::string_view path) const;
   // The node whose path is closest to `path` (edit distance <= 3), if any.
   Node* SpellcheckNode(std::string_view path) const;
@@ -49,8 +52,12 @@ class State {
   // One arena copy per distinct variable name.
   std::string_view InternName(std::string_view name);
   // Connects an output; fails on a second producer ("multiple rules generate").
-  bool AddOut(Edge* edge, std::string_view path, std::string* err);
-  void AddIn(Edge* edge, std::string_view path);
+  bool AddOut(Edge* edge, std::string_view path, std::string* err) {
+    return AddOut(edge, path, HashString(path), err);
+  }
+  bool AddOut(Edge* edge, std::string_view path, uint64_t hash, std::string* err);
+  void AddIn(Edge* edge, std::string_view path) { AddIn(edge, path, HashString(path)); }
+  void AddIn(Edge* edge, std::string_view path, uint64_t hash);
   void AddValidation(Edge* edge, std::string_view path);
   // Edges that list `node` as a validation (rare, so kept outside Node).
   const CompactVector<Edge*>& ValidationUsers(const Node* node) const;

@@ -37,6 +37,10 @@ class StringTable {
     }
   }
 
+  void Prefetch(uint64_t hash) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
+  }
+
   // Inserts a value whose key is not in the table yet.
   void Insert(T* value, uint64_t hash) {
     uintptr_t address = reinterpret_cast<uintptr_t>(value);
