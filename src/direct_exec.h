@@ -23,6 +23,14 @@ bool SplitSimpleCommand(std::string_view command, std::vector<std::string>* argv
 // False when RONIN_SKIP_SHELL is set to "0" (read once).
 bool DirectExecEnabled();
 
+// The executable `program` names: itself if it contains a '/', else the
+// first match in $PATH, as the shell would find it; empty if none. Results
+// are remembered for the rest of the run (each failed execve of a PATH
+// search costs a system call; a build spawns thousands of commands), so a
+// program that appears in an earlier PATH directory during the build is
+// not noticed.
+const std::string& ResolveProgram(const std::string& program);
+
 }  // namespace ronin
 
 #endif  // RONIN_DIRECT_EXEC_H_

@@ -72,11 +72,14 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command) {
   int result = -1;
   std::vector<std::string> words;
   if (DirectExecEnabled() && SplitSimpleCommand(command, &words)) {
-    std::vector<char*> argv;
-    for (std::string& word : words) argv.push_back(&word[0]);
-    argv.push_back(nullptr);
-    result = posix_spawnp(&pid_, argv[0], &actions, &attr, argv.data(), environ);
-    // On any failure the shell runs it instead and reports in its own words.
+    const std::string& program = ResolveProgram(words[0]);
+    if (!program.empty()) {
+      std::vector<char*> argv;
+      for (std::string& word : words) argv.push_back(&word[0]);
+      argv.push_back(nullptr);
+      result = posix_spawn(&pid_, program.c_str(), &actions, &attr, argv.data(), environ);
+    }
+    // Not found, or any failure: the shell runs it and reports in its own words.
   }
   if (result != 0) {
     const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
