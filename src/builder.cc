@@ -382,15 +382,7 @@ bool Builder::ExtractDeps(CommandRunner::Result* result, const std::string& deps
       return false;
     }
     std::string content;
-    switch (disk_->ReadFile(depfile, &content, err)) {
-      case FileReader::Status::kOkay:
-        break;
-      case FileReader::Status::kNotFound:
-        err->clear();
-        break;
-      case FileReader::Status::kOtherError:
-        return false;
-    }
+    if (!ReadFileIfExists(disk_, depfile, &content, err)) return false;
     if (content.empty()) return true;
     DepfileParser parser;
     if (!parser.Parse(&content, err)) return false;

@@ -31,15 +31,9 @@ bool DepLoader::LoadDeps(Edge* edge, std::string* err) {
 bool DepLoader::LoadDepfile(Edge* edge, const std::string& path, std::string* err) {
   METRIC_RECORD("depfile load");
   std::string content;
-  switch (disk_->ReadFile(path, &content, err)) {
-    case FileReader::Status::kOkay:
-      break;
-    case FileReader::Status::kNotFound:
-      err->clear();
-      break;
-    case FileReader::Status::kOtherError:
-      *err = "loading '" + path + "': " + *err;
-      return false;
+  if (!ReadFileIfExists(disk_, path, &content, err)) {
+    *err = "loading '" + path + "': " + *err;
+    return false;
   }
   // A missing or empty depfile means the command never ran to completion.
   if (content.empty()) {

@@ -11,6 +11,20 @@
 
 namespace ronin {
 
+bool ReadFileIfExists(FileReader* reader, const std::string& path, std::string* contents, std::string* err) {
+  switch (reader->ReadFile(path, contents, err)) {
+    case FileReader::Status::kOkay:
+      return true;
+    case FileReader::Status::kNotFound:
+      err->clear();
+      contents->clear();
+      return true;
+    case FileReader::Status::kOtherError:
+      break;
+  }
+  return false;
+}
+
 bool DiskInterface::MakeDirs(std::string_view path) {
   // Walk up to the first existing ancestor, then create downwards.
   std::vector<std::string> missing;

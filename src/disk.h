@@ -18,6 +18,10 @@ class FileReader {
   virtual Status ReadFile(const std::string& path, std::string* contents, std::string* err) = 0;
 };
 
+// Reads a file whose absence is normal (a depfile not written yet): a
+// missing file reads as empty. False (with *err) only on other errors.
+bool ReadFileIfExists(FileReader* reader, const std::string& path, std::string* contents, std::string* err);
+
 class DiskInterface : public FileReader {
  public:
   // mtime in ns (never 0 for an existing file), 0 if missing, -1 on error.

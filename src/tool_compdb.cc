@@ -158,19 +158,26 @@ const char kCompdbTargetsUsage[] =
     "  -h     display this help message\n"
     "  -x     expand @rspfile style response file invocations\n";
 
+// The options both compdb tools take. False (usage printed) on -h or an
+// unknown option.
+bool ParseCompdbOptions(ToolArgs* args, const char* usage, bool* expand_rsp) {
+  for (int opt; (opt = args->Next("hx")) != -1;) {
+    if (opt == 'x') {
+      *expand_rsp = true;
+      continue;
+    }
+    fputs(usage, stdout);
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int ToolCompdb(NinjaMain* ninja, const Options*, int argc, char** argv) {
   ToolArgs args(argc, argv);
   bool expand_rsp = false;
-  for (int opt; (opt = args.Next("hx")) != -1;) {
-    if (opt == 'x') {
-      expand_rsp = true;
-      continue;
-    }
-    fputs(kCompdbUsage, stdout);
-    return 1;
-  }
+  if (!ParseCompdbOptions(&args, kCompdbUsage, &expand_rsp)) return 1;
   int rule_count = args.rest_count();
   char** rules = args.rest();
   // Every edge with an input (phony ones too), in manifest order, optionally
@@ -191,14 +198,7 @@ int ToolCompdb(NinjaMain* ninja, const Options*, int argc, char** argv) {
 int ToolCompdbTargets(NinjaMain* ninja, const Options*, int argc, char** argv) {
   ToolArgs args(argc, argv);
   bool expand_rsp = false;
-  for (int opt; (opt = args.Next("hx")) != -1;) {
-    if (opt == 'x') {
-      expand_rsp = true;
-      continue;
-    }
-    fputs(kCompdbTargetsUsage, stdout);
-    return 1;
-  }
+  if (!ParseCompdbOptions(&args, kCompdbTargetsUsage, &expand_rsp)) return 1;
   if (args.rest_count() == 0) {
     Error("compdb-targets expects the name of at least one target");
     fputs(kCompdbTargetsUsage, stdout);
