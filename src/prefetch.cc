@@ -96,6 +96,11 @@ void Prefetcher::ParsingDone() {
   wake_.notify_one();
 }
 
+Prefetcher::~Prefetcher() {
+  abandon_ = true;
+  Join();
+}
+
 void Prefetcher::Join() {
   state_->set_observer(nullptr);
   if (!worker_.joinable()) return;
@@ -128,6 +133,7 @@ void Prefetcher::Run() {
         return;  // stopping, and nothing left
       }
     }
+    if (abandon_) return;
     if (!batch.empty()) {
       for (Node* node : batch) {
         std::string_view path = node->path;
@@ -158,7 +164,7 @@ void Prefetcher::Run() {
 
 void Prefetcher::HashCommands(size_t begin, size_t end) {
   const std::vector<Edge*>& edges = state_->edges();
-  for (size_t i = begin; i < end; ++i) {
+  for (size_t i = begin; i < end && !abandon_; ++i) {
     Edge* edge = edges[i];
     if (edge->is_phony()) continue;
     std::string command;

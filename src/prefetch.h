@@ -9,6 +9,7 @@
 #ifndef RONIN_PREFETCH_H_
 #define RONIN_PREFETCH_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -21,7 +22,8 @@ namespace ronin {
 class Prefetcher : public NodeObserver {
  public:
   explicit Prefetcher(State* state);
-  ~Prefetcher() override { Join(); }
+  // Stops the worker without finishing its work (an error path).
+  ~Prefetcher() override;
 
   // NodeObserver: queues a newly interned node for a stat.
   void NodeCreated(Node* node) override;
@@ -43,6 +45,7 @@ class Prefetcher : public NodeObserver {
   std::vector<std::vector<Node*>> queue_;
   bool parsing_done_ = false;
   bool stopping_ = false;
+  std::atomic<bool> abandon_{false};
   std::thread worker_;
 };
 
