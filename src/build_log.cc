@@ -155,10 +155,10 @@ BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err, c
     file_offset += consumed;
   }
   close(fd);
-  // A crash can leave a partial last line; cut it so appends start cleanly.
-  if (filled > 0 && truncate(path.c_str(), static_cast<off_t>(file_offset)) < 0) {
-    // Harmless: the partial line is ignored on every load.
-  }
+  // A crash can leave a partial last line: it is cut before the first
+  // append (by the writer, under the build directory's lock), not here, as
+  // a reader (-n, a tool) must not touch a log another ninja may be writing.
+  partial_tail_offset_ = filled > 0 ? static_cast<off_t>(file_offset) : -1;
   if (version < 0) return LoadStatus::kSuccess;  // empty
 
   size_t unique = by_output_.size();
@@ -171,10 +171,13 @@ BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err, c
   return LoadStatus::kSuccess;
 }
 
-bool BuildLog::OpenForWrite(const std::string& path, const BuildLogUser& user, std::string* err) {
+bool BuildLog::OpenForWrite(const std::string& path, const BuildLogUser& user, std::string* /*err*/) {
   user_ = &user;
   if (needs_recompaction_ && !needs_upgrade_) {
-    if (!Recompact(path, user, err)) return false;
+    // A recompaction that fails (a full disk) keeps the old log, which
+    // stays valid; appending goes on as if it had not been tried.
+    std::string recompact_err;
+    Recompact(path, user, &recompact_err);
   }
   // Opened lazily: a build that runs nothing writes no log.
   file_path_ = path;
@@ -183,6 +186,11 @@ bool BuildLog::OpenForWrite(const std::string& path, const BuildLogUser& user, s
 
 bool BuildLog::OpenForWriteIfNeeded() {
   if (file_ || file_path_.empty()) return true;
+  if (partial_tail_offset_ >= 0) {
+    // So the next line is not glued to the partial one.
+    if (truncate(file_path_.c_str(), partial_tail_offset_) < 0 && errno != ENOENT) return false;
+    partial_tail_offset_ = -1;
+  }
   if (needs_upgrade_ && user_) {
     std::string err;
     if (!Recompact(file_path_, *user_, &err)) return false;
@@ -253,30 +261,78 @@ bool BuildLog::WriteAll(FILE* file, const BuildLogUser* user) {
   return true;
 }
 
+namespace {
+
+// The length of the file up to and including its last newline.
+off_t CompleteLinesLength(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  struct stat st;
+  off_t end = fstat(fd, &st) == 0 ? st.st_size : 0;
+  char buffer[4096];
+  while (end > 0) {
+    off_t start = end > static_cast<off_t>(sizeof(buffer)) ? end - static_cast<off_t>(sizeof(buffer)) : 0;
+    ssize_t n = pread(fd, buffer, static_cast<size_t>(end - start), start);
+    if (n <= 0) break;
+    if (const void* newline = memrchr(buffer, '\n', static_cast<size_t>(n))) {
+      end = start + (static_cast<const char*>(newline) - buffer) + 1;
+      break;
+    }
+    end = start;
+  }
+  close(fd);
+  return end;
+}
+
+}  // namespace
+
+bool BuildLog::WriteReplacement(const std::string& path, const std::string& temp_path,
+                                const BuildLogUser* user, std::string* err) {
+  // Written to a temporary file and renamed over the log: the log is
+  // replaced whole or not at all. A failure (a full disk) leaves no
+  // temporary file behind.
+  FILE* file = fopen(temp_path.c_str(), "wb");
+  bool ok = file && WriteAll(file, user);
+  if (file && fclose(file) != 0) ok = false;
+  if (ok && rename(temp_path.c_str(), path.c_str()) == 0) {
+    partial_tail_offset_ = -1;
+    return true;
+  }
+  int saved = errno;  // the caller looks at it (ENOSPC)
+  *err = strerror(saved);
+  unlink(temp_path.c_str());
+  errno = saved;
+  return false;
+}
+
 bool BuildLog::Recompact(const std::string& path, const BuildLogUser& user, std::string* err) {
   Close();
   std::string temp_path = path + ".recompact";
-  FILE* file = fopen(temp_path.c_str(), "wb");
-  if (!file) {
-    *err = strerror(errno);
-    return false;
-  }
-  if (!WriteAll(file, &user)) {
-    *err = strerror(errno);
-    fclose(file);
-    return false;
-  }
-  if (fclose(file) != 0) {
-    *err = strerror(errno);
-    return false;
-  }
-  if (rename(temp_path.c_str(), path.c_str()) < 0) {
-    *err = strerror(errno);
-    return false;
+  if (!WriteReplacement(path, temp_path, &user, err)) {
+    if (errno != ENOSPC && errno != EDQUOT) return false;
+    // No room for a second copy: rewrite the log in place, which only needs
+    // the room it frees (the compacted log is smaller). A crash meanwhile
+    // can only lose lines, whose outputs then rebuild: the trade Ninja
+    // always makes.
+    if (!RewriteInPlace(path, &user, err)) return false;
   }
   needs_recompaction_ = false;
   needs_upgrade_ = false;
   return true;
+}
+
+bool BuildLog::RewriteInPlace(const std::string& path, const BuildLogUser* user, std::string* err) {
+  FILE* file = fopen(path.c_str(), "wb");
+  bool ok = file && WriteAll(file, user);
+  if (file && fclose(file) != 0) ok = false;
+  if (ok) {
+    partial_tail_offset_ = -1;
+    return true;
+  }
+  *err = strerror(errno);
+  // Whatever was written ends somewhere in a line: cut there before appending.
+  partial_tail_offset_ = CompleteLinesLength(path);
+  return false;
 }
 
 bool BuildLog::Restat(const std::string& path, const DiskInterface& disk,
@@ -291,21 +347,7 @@ bool BuildLog::Restat(const std::string& path, const DiskInterface& disk,
     if (mtime == -1) return false;
     entry.mtime = mtime;
   }
-  std::string temp_path = path + ".restat";
-  FILE* file = fopen(temp_path.c_str(), "wb");
-  if (!file) {
-    *err = strerror(errno);
-    return false;
-  }
-  if (!WriteAll(file, nullptr) || fclose(file) != 0) {
-    *err = strerror(errno);
-    return false;
-  }
-  if (rename(temp_path.c_str(), path.c_str()) < 0) {
-    *err = strerror(errno);
-    return false;
-  }
-  return true;
+  return WriteReplacement(path, path + ".restat", nullptr, err);
 }
 
 }  // namespace ronin

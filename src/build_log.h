@@ -9,6 +9,7 @@
 #define RONIN_BUILD_LOG_H_
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <deque>
 #include <string>
@@ -94,6 +95,12 @@ class BuildLog {
   void Drop(const std::vector<Entry*>& entries);
   bool OpenForWriteIfNeeded();
   bool WriteAll(FILE* file, const BuildLogUser* user);
+  // Truncates the log and writes every live entry (when no room is left
+  // for a temporary copy).
+  bool RewriteInPlace(const std::string& path, const BuildLogUser* user, std::string* err);
+  // Writes every live entry to temp_path and renames it over path.
+  bool WriteReplacement(const std::string& path, const std::string& temp_path, const BuildLogUser* user,
+                        std::string* err);
   // Parses entry lines in place; returns how many there were.
   size_t ParseLines(char* begin, char* end, bool legacy, const BuildLogUser* user);
   static bool WriteEntry(FILE* file, const Entry& entry);
@@ -106,6 +113,7 @@ class BuildLog {
   const BuildLogUser* user_ = nullptr;
   bool needs_recompaction_ = false;
   bool needs_upgrade_ = false;
+  off_t partial_tail_offset_ = -1;  // where a cut-off last line starts, if any
   int loaded_version_ = kCurrentVersion;
 };
 

@@ -56,15 +56,25 @@ std::string_view State::InternName(std::string_view name) {
 void State::SetEdgeBindings(Edge* edge, const std::vector<Edge::Binding>& bindings) {
   Edge::Binding* array = arena_.AllocateArray<Edge::Binding>(bindings.size());
   uint32_t count = 0;
+  // A name bound twice keeps its last value. Edges have a handful of
+  // bindings; a hash index keeps pathological ones linear.
+  std::unordered_map<std::string_view, uint32_t> index;
+  bool indexed = bindings.size() > 16;
   for (const Edge::Binding& binding : bindings) {
     Edge::Binding* existing = nullptr;
-    for (uint32_t i = 0; i < count; ++i)
-      if (array[i].name == binding.name) existing = &array[i];
+    if (indexed) {
+      auto it = index.find(binding.name);
+      if (it != index.end()) existing = &array[it->second];
+    } else {
+      for (uint32_t i = 0; i < count; ++i)
+        if (array[i].name == binding.name) existing = &array[i];
+    }
     if (existing) {
       existing->value = binding.value;
-    } else {
-      new (&array[count++]) Edge::Binding(binding);
+      continue;
     }
+    if (indexed) index.emplace(binding.name, count);
+    new (&array[count++]) Edge::Binding(binding);
   }
   edge->bindings = array;
   edge->binding_count = count;

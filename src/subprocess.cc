@@ -78,6 +78,7 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command) {
       for (std::string& word : words) argv.push_back(&word[0]);
       argv.push_back(nullptr);
       result = posix_spawn(&pid_, program.c_str(), &actions, &attr, argv.data(), environ);
+      started_directly_ = result == 0;
     }
     // Not found, or any failure: the shell runs it and reports in its own words.
   }
@@ -140,11 +141,25 @@ ExitStatus Subprocess::Finish() {
   }
   int status = wait_status_;
   if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (started_directly_ && WIFSIGNALED(status)) return ReportSignalAsShell(status);
   if (WIFSIGNALED(status)) {
     int signal = WTERMSIG(status);
     if (signal == SIGINT || signal == SIGTERM || signal == SIGHUP) return kExitInterrupted;
   }
   return status + 128;
+}
+
+ExitStatus Subprocess::ReportSignalAsShell(int status) {
+  // What /bin/sh would have done for a command it ran: exit with 128 + the
+  // signal, and say which signal (except for SIGINT and SIGPIPE, as dash).
+  int signal = WTERMSIG(status);
+  if (signal != SIGINT && signal != SIGPIPE) {
+    const char* name = strsignal(signal);
+    output_.append(name ? name : "Unknown signal");
+    if (WCOREDUMP(status)) output_.append(" (core dumped)");
+    output_.push_back('\n');
+  }
+  return 128 + signal;
 }
 
 SubprocessSet::SubprocessSet() {

@@ -42,11 +42,14 @@ class Subprocess {
   void ReadAvailable();
   // Notes the exit of a console job if it has ended (non-blocking).
   void CheckExited();
+  // For a command started without the shell and killed by a signal.
+  ExitStatus ReportSignalAsShell(int status);
 
   std::string output_;
   int fd_ = -1;
   pid_t pid_ = -1;
   bool use_console_;
+  bool started_directly_ = false;  // without /bin/sh (direct_exec.h)
   bool exited_ = false;
   int wait_status_ = 0;
 };
