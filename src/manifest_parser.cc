@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "disk.h"
@@ -23,20 +24,81 @@ ManifestParser::ManifestParser(State* state, FileReader* reader, ManifestParserO
     : state_(state), reader_(reader), options_(options), env_(state->root_scope()) {}
 
 bool ManifestParser::Load(const std::string& filename, std::string* err, Lexer* parent) {
-  std::string contents;
-  std::string read_err;
-  if (reader_->ReadFile(filename, &contents, &read_err) != FileReader::Status::kOkay) {
-    *err = "loading '" + filename + "': " + read_err;
-    if (parent) parent->Error(std::string(*err), err);
-    return false;
-  }
-  // The buffer dies with this call: everything kept is copied to the arena.
-  std::string_view name = state_->arena()->Copy(filename);
-  return Parse(name, contents, err);
+  files_.clear();
+  open_counts_.clear();
+  if (!OpenFile(filename, env_, err, parent)) return false;
+  return ParseFiles(err);
 }
 
-bool ManifestParser::Parse(std::string_view filename, std::string_view input, std::string* err) {
-  lexer_.Start(filename, input);
+bool ManifestParser::ParseTest(std::string_view input, std::string* err) {
+  files_.clear();
+  files_.emplace_back();
+  File& file = files_.back();
+  file.contents.assign(input);
+  file.canonical = "input";
+  file.env = env_;
+  file.lexer.Start("input", file.contents);
+  return ParseFiles(err);
+}
+
+bool ManifestParser::OpenFile(const std::string& filename, Scope* env, std::string* err, Lexer* includer) {
+  // Includes are followed with an explicit stack of files, so their nesting
+  // never touches the C++ stack. A file may include itself (Ninja allows it:
+  // usually the second round fails on a duplicate rule), but a file open
+  // that many times over is a cycle that would never end.
+  std::string canonical = filename;
+  CanonicalizePath(&canonical);
+  const size_t kMaxNesting = 100000;
+  const int kMaxReentries = 64;
+  std::string problem;
+  if (open_counts_[canonical] >= kMaxReentries) {
+    auto last = std::find_if(files_.rbegin(), files_.rend(),
+                             [&](const File& file) { return file.canonical == canonical; });
+    problem = "include cycle:";
+    for (auto it = last.base() - 1; it != files_.end(); ++it) problem += " " + it->canonical + " ->";
+    problem += " " + canonical;
+  } else if (files_.size() >= kMaxNesting) {
+    problem = "includes nested more than " + std::to_string(kMaxNesting) + " deep";
+  }
+  std::string contents, read_err;
+  if (problem.empty() && reader_->ReadFile(filename, &contents, &read_err) != FileReader::Status::kOkay)
+    problem = read_err;
+  if (!problem.empty()) {
+    *err = "loading '" + filename + "': " + problem;
+    if (includer) includer->Error(std::string(*err), err);
+    return false;
+  }
+  ++open_counts_[canonical];
+  files_.emplace_back();
+  File& file = files_.back();
+  file.contents = std::move(contents);
+  file.canonical = std::move(canonical);
+  file.env = env;
+  // The text dies with the frame; the name is kept for error messages.
+  file.lexer.Start(state_->arena()->Copy(filename), file.contents);
+  return true;
+}
+
+bool ManifestParser::ParseFiles(std::string* err) {
+  while (!files_.empty()) {
+    lexer_ = files_.back().lexer;
+    env_ = files_.back().env;
+    bool opened = false;
+    if (!ParseStatements(err, &opened)) return false;
+    if (opened) continue;  // an included file is now on top
+    --open_counts_[files_.back().canonical];
+    files_.pop_back();
+    if (files_.empty()) break;
+    // Back in the includer, right after the include statement's path.
+    lexer_ = files_.back().lexer;
+    env_ = files_.back().env;
+    if (!ExpectToken(Lexer::NEWLINE, err)) return false;
+    files_.back().lexer = lexer_;
+  }
+  return true;
+}
+
+bool ManifestParser::ParseStatements(std::string* err, bool* opened) {
   for (;;) {
     Lexer::Token token = lexer_.ReadToken();
     switch (token) {
@@ -65,11 +127,10 @@ bool ManifestParser::Parse(std::string_view filename, std::string_view input, st
         break;
       }
       case Lexer::INCLUDE:
-        if (!ParseFileInclude(false, err)) return false;
-        break;
       case Lexer::SUBNINJA:
-        if (!ParseFileInclude(true, err)) return false;
-        break;
+        if (!OpenInclude(token == Lexer::SUBNINJA, err)) return false;
+        *opened = true;
+        return true;
       case Lexer::ERROR:
         return lexer_.Error(lexer_.DescribeLastError(), err);
       case Lexer::TEOF:
@@ -295,6 +356,10 @@ bool ManifestParser::ParseEdge(std::string* err) {
     // Old CMake versions wrote phony statements naming themselves as
     // inputs; drop such inputs rather than reporting a cycle.
     Node* out = edge->outputs[0];
+    // Self-references among the order-only inputs shrink that section.
+    size_t first_order_only = edge->inputs.size() - edge->order_only_deps;
+    edge->order_only_deps -= static_cast<int32_t>(
+        std::count(edge->inputs.begin() + first_order_only, edge->inputs.end(), out));
     auto new_end = std::remove(edge->inputs.begin(), edge->inputs.end(), out);
     if (new_end != edge->inputs.end()) {
       // The node keeps this edge as a user, so it is not a root node (as in Ninja).
@@ -319,15 +384,14 @@ bool ManifestParser::ParseEdge(std::string* err) {
   return true;
 }
 
-bool ManifestParser::ParseFileInclude(bool new_scope, std::string* err) {
+bool ManifestParser::OpenInclude(bool new_scope, std::string* err) {
   EvalString eval;
   if (!lexer_.ReadPath(&eval, err)) return false;
   std::string path = eval.Evaluate(*env_);
-
-  ManifestParser subparser(state_, reader_, options_);
-  subparser.env_ = new_scope ? state_->NewScope(env_) : env_;
-  if (!subparser.Load(path, err, &lexer_)) return false;
-  return ExpectToken(Lexer::NEWLINE, err);
+  // The includer resumes here (its newline is checked after the file).
+  files_.back().lexer = lexer_;
+  Scope* env = new_scope ? state_->NewScope(env_) : env_;
+  return OpenFile(path, env, err, &lexer_);
 }
 
 }  // namespace ronin

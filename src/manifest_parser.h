@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include <deque>
+#include <unordered_map>
 #include <vector>
 
 #include "graph.h"
@@ -30,11 +32,26 @@ class ManifestParser {
   // Loads and parses a file. `parent` (the includer's lexer) prefixes
   // read errors with the include statement's FILE:LINE.
   bool Load(const std::string& filename, std::string* err, Lexer* parent = nullptr);
-  // Parses text directly (tests and fuzzers). `input` must be NUL-terminated in memory.
-  bool ParseTest(std::string_view input, std::string* err) { return Parse("input", input, err); }
+  // Parses text directly (tests and fuzzers), as a file named "input".
+  bool ParseTest(std::string_view input, std::string* err);
 
  private:
-  bool Parse(std::string_view filename, std::string_view input, std::string* err);
+  // A file being parsed: its text, its scope, and (while a file it includes
+  // is parsed) where its lexer stands.
+  struct File {
+    std::string contents;
+    std::string canonical;
+    Scope* env = nullptr;
+    Lexer lexer;
+  };
+  // Reads a file and makes it the one being parsed.
+  bool OpenFile(const std::string& filename, Scope* env, std::string* err, Lexer* includer);
+  // Parses until the stack of files is empty.
+  bool ParseFiles(std::string* err);
+  // Parses the top file's statements until its end, or until an include
+  // opened another file (*opened).
+  bool ParseStatements(std::string* err, bool* opened);
+  bool OpenInclude(bool new_scope, std::string* err);
   bool ParsePool(std::string* err);
   bool ParseRule(std::string* err);
   bool ParseLet(std::string_view* key, EvalString* value, std::string* err);
@@ -43,7 +60,6 @@ class ManifestParser {
   // empty one (the end of the list); counts them in *count.
   bool ReadPathList(size_t* used, int* count, std::string* err);
   bool ParseDefault(std::string* err);
-  bool ParseFileInclude(bool new_scope, std::string* err);
   bool ExpectToken(Lexer::Token expected, std::string* err);
   // Evaluates a path, rejects an empty one, canonicalises it.
   bool EvaluatePath(const EvalString& eval, const Env& env, std::string* path, std::string* err);
@@ -58,6 +74,8 @@ class ManifestParser {
   ManifestParserOptions options_;
   Scope* env_;
   Lexer lexer_;
+  std::deque<File> files_;  // outermost first
+  std::unordered_map<std::string, int> open_counts_;  // canonical name -> times in files_
   std::vector<EvalString> scratch_paths_;
   EvalString scratch_let_;
   std::vector<Edge::Binding> scratch_bindings_;

@@ -135,6 +135,9 @@ void StatusPrinter::RecalculateProgressPrediction() {
     remaining += predictable_edges_remaining_ * unknown_edge_estimate;
   double total = cpu_time_millis_ + remaining;
   if (total > 0) time_predicted_fraction_ = cpu_time_millis_ / total;
+  // Damaged log lines (negative durations) must not push it out of range.
+  if (!(time_predicted_fraction_ >= 0.0)) time_predicted_fraction_ = 0.0;
+  if (time_predicted_fraction_ > 1.0) time_predicted_fraction_ = 1.0;
 }
 
 void StatusPrinter::SlidingRate::Update(int hint, int64_t time_millis) {
