@@ -4,7 +4,10 @@
 #      bootstrapped binary then builds ./ninja: ronin building itself),
 #   2. builds ronin and its tests with CMake, driven by that ./ninja,
 #   3. runs unit, black-box and differential tests (ctest),
-#   4. repeats 2-3 under AddressSanitizer + UndefinedBehaviorSanitizer.
+#   4. repeats 2-3 under AddressSanitizer + UndefinedBehaviorSanitizer,
+#   5. replays the fuzzers' regression inputs and runs each fuzz target for a
+#      short smoke time (misc/fuzz.sh; needs clang with libFuzzer, else
+#      SKIPPED visibly). RONIN_FUZZ_SMOKE_SECONDS sets the time (default 10).
 # Differential tests need reference ninja 1.13.2 (misc/reference-ninja.sh
 # installs it from npm); without it they are skipped, visibly.
 set -eu
@@ -38,4 +41,12 @@ run_suite() {
 
 run_suite build -DCMAKE_BUILD_TYPE=Release
 run_suite build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRONIN_SANITIZE=ON
+
+if command -v "${CXX_FUZZ:-clang++}" >/dev/null 2>&1; then
+  echo "== fuzz regressions and smoke"
+  CXX=${CXX_FUZZ:-clang++} misc/fuzz.sh repro
+  CXX=${CXX_FUZZ:-clang++} misc/fuzz.sh smoke "${RONIN_FUZZ_SMOKE_SECONDS:-10}"
+else
+  echo "== clang++ not found: fuzz smoke SKIPPED (apt-get install clang libclang-rt-14-dev)"
+fi
 echo "== all tests passed"

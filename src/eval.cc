@@ -34,8 +34,16 @@ void EvalString::AddVariable(std::string_view name) {
   segments_.push_back({name.data(), static_cast<uint32_t>(name.size()), true});
 }
 
+#ifdef RONIN_FUZZING
+size_t g_fuzz_eval_budget = static_cast<size_t>(-1);
+#endif
+
 void EvalString::EvaluateInto(const Env& env, std::string* out) const {
   for (const Segment& segment : segments_) {
+#ifdef RONIN_FUZZING
+    if (out->size() > kFuzzEvalMaxSize || g_fuzz_eval_budget == 0) return;
+    --g_fuzz_eval_budget;
+#endif
     if (segment.is_variable)
       env.AppendVariable(segment.view(), out);
     else

@@ -15,6 +15,17 @@
 
 namespace ronin {
 
+#ifdef RONIN_FUZZING
+// Fuzz builds only (tests/fuzz, misc/fuzz.sh; never in ninja): a cap on the
+// work EvaluateInto does, so inputs that are exponential by design (in Ninja
+// too), such as chains of `b = $a$a`, end quickly instead of exhausting the
+// fuzzer's memory or time. A result stops growing once it is longer than
+// kFuzzEvalMaxSize, and no variable is expanded once the budget (variable
+// and text segments, reset by the harness before each input) is spent.
+extern size_t g_fuzz_eval_budget;
+constexpr size_t kFuzzEvalMaxSize = 1 << 20;
+#endif
+
 // Anything that can resolve a variable name. Appending (rather than
 // returning a string) lets evaluation build one result without temporaries.
 class Env {

@@ -28,6 +28,12 @@ void PrintDiagnostic(FILE* stream, const char* prefix, const char* format, va_li
 void Fatal(const char* format, ...) {
   va_list ap;
   va_start(ap, format);
+#ifdef RONIN_FUZZING
+  char message[1024];
+  vsnprintf(message, sizeof(message), format, ap);
+  va_end(ap);
+  throw FuzzFatalError{message};
+#endif
   PrintDiagnostic(stderr, "ninja: fatal: ", format, ap);
   va_end(ap);
   fflush(stderr);

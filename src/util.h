@@ -14,6 +14,14 @@ namespace ronin {
 using TimeStamp = int64_t;
 
 // Diagnostics in Ninja's exact shape. Fatal exits with status 1.
+#ifdef RONIN_FUZZING
+// Fuzz builds only (tests/fuzz, never in ninja): Fatal throws this instead of
+// printing and exiting, so a fuzz target can treat the fatal errors its input
+// may cause by design (a rule-variable cycle) as an outcome.
+struct FuzzFatalError {
+  std::string message;
+};
+#endif
 [[noreturn]] void Fatal(const char* format, ...) __attribute__((format(printf, 1, 2)));
 void Warning(const char* format, ...) __attribute__((format(printf, 1, 2)));
 void Error(const char* format, ...) __attribute__((format(printf, 1, 2)));
