@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "disk.h"
@@ -108,8 +109,11 @@ BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err, c
     *err = strerror(errno);
     return LoadStatus::kError;
   }
-  // Read in chunks, parsing whole lines: the log is never held whole.
-  std::vector<char> buffer(1 << 20);
+  // Read in chunks, parsing whole lines: the log is never held whole, and a
+  // small log gets a buffer of its own size.
+  struct stat info;
+  size_t file_size = fstat(fd, &info) == 0 ? static_cast<size_t>(info.st_size) : 0;
+  std::vector<char> buffer(std::min<size_t>(file_size, 1 << 20) + 64);
   size_t filled = 0;       // bytes in buffer
   size_t file_offset = 0;  // file offset of buffer[0]
   int version = -1;

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "graph.h"
 #include "state.h"
 
@@ -66,10 +68,11 @@ bool DepsLog::UpdateDeps(int out_id, Deps* deps) {
 namespace {
 
 // Reads a file in large chunks, keeping at least one whole record in view:
-// the 32 MB log of a large build is never held in memory at once.
+// the 32 MB log of a large build is never held in memory at once, and a
+// small log gets a buffer of its own size.
 class ChunkReader {
  public:
-  explicit ChunkReader(int fd) : fd_(fd), buffer_(kChunk + DepsLog::kMaxRecordSize + 8) {}
+  ChunkReader(int fd, size_t file_size) : fd_(fd), buffer_(std::min<size_t>(file_size, kChunk) + 64) {}
 
   // Makes `size` bytes available at data(); false at end of file (or error).
   bool Ensure(size_t size) {
@@ -80,6 +83,9 @@ class ChunkReader {
         end_ -= begin_;
         begin_ = 0;
       }
+      // A record larger than the buffer (callers bound `size`), or a file
+      // that grew after it was measured.
+      if (buffer_.size() < size || end_ == buffer_.size()) buffer_.resize(std::max(size, end_ + kChunk));
       ssize_t n = read(fd_, buffer_.data() + end_, buffer_.size() - end_);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) error_ = errno;
@@ -118,7 +124,8 @@ DepsLog::LoadStatus DepsLog::Load(const std::string& path, State* state, std::st
     *err = strerror(errno);
     return LoadStatus::kError;
   }
-  ChunkReader reader(fd);
+  struct stat info;
+  ChunkReader reader(fd, fstat(fd, &info) == 0 ? static_cast<size_t>(info.st_size) : 0);
   int version = 0;
   bool valid_header = reader.Ensure(kHeaderSize) && memcmp(reader.data(), kSignature, kSignatureSize) == 0;
   if (reader.available() >= kHeaderSize) version = static_cast<int>(ReadU32(reader.data() + kSignatureSize));

@@ -146,6 +146,37 @@ TEST_F(DepsLogTest, RoundTrip) {
   EXPECT_EQ(nullptr, log.GetDeps(state.GetNode("never-seen")));
 }
 
+// The loader reads in chunks of about 1 MiB, sized down for small files:
+// records that straddle a chunk boundary, and one close to the largest
+// allowed, must come through whole.
+TEST_F(DepsLogTest, LargeRecordsAcrossChunkBoundaries) {
+  const uint32_t kInputs = 1000;
+  std::string bytes = kHeader;
+  for (uint32_t id = 0; id < kInputs; ++id) bytes += PathRecord("h" + std::to_string(id) + ".h", id);
+  std::vector<uint32_t> ids;
+  for (uint32_t i = 0; i < DepsLog::kMaxRecordSize / 4 - 3; ++i) ids.push_back(i % kInputs);
+  // Three outputs, each with the largest record: about 1.5 MiB of deps.
+  for (uint32_t out = 0; out < 3; ++out) {
+    bytes += PathRecord("out" + std::to_string(out) + ".o", kInputs + out);
+    bytes += DepsRecord(kInputs + out, 40 + out, ids);
+  }
+  WriteRealFile(path_, bytes);
+
+  State state;
+  DepsLog log;
+  std::string err;
+  ASSERT_EQ(DepsLog::LoadStatus::kSuccess, log.Load(path_, &state, &err));
+  EXPECT_EQ("", err);
+  for (uint32_t out = 0; out < 3; ++out) {
+    DepsLog::Deps* deps = log.GetDeps(state.LookupNode("out" + std::to_string(out) + ".o"));
+    ASSERT_NE(nullptr, deps);
+    EXPECT_EQ(40 + static_cast<TimeStamp>(out), deps->mtime);
+    ASSERT_EQ(static_cast<int>(ids.size()), deps->node_count);
+    EXPECT_EQ("h999.h", deps->node(999)->path);
+    EXPECT_EQ("h0.h", deps->node(deps->node_count - static_cast<int>(ids.size() % kInputs))->path);
+  }
+}
+
 TEST_F(DepsLogTest, UnchangedDepsAreNotRewritten) {
   State state;
   DepsLog log;
