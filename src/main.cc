@@ -207,6 +207,18 @@ int ReadFlags(int* argc, char*** argv, Options* options, BuildConfig* config) {
   return -1;
 }
 
+// Tools can print a line per node of a huge graph: into a pipe or a file that
+// goes out in large blocks, not a write() per line as in Ninja (diagnostics
+// flush stdout first, so the interleaving with stderr is unchanged). The
+// browse server's messages must appear as they happen.
+int RunTool(const Tool* tool, NinjaMain* ninja, const Options* options, int argc, char** argv) {
+  if (!isatty(STDOUT_FILENO) && strcmp(tool->name, "browse") != 0) {
+    fflush(stdout);
+    setvbuf(stdout, nullptr, _IOFBF, 1 << 16);
+  }
+  return tool->run(ninja, options, argc, argv);
+}
+
 int RealMain(int argc, char** argv) {
   const char* ninja_command = argv[0];
   BuildConfig config;
@@ -227,7 +239,7 @@ int RealMain(int argc, char** argv) {
 
   if (options.tool && options.tool->when == Tool::kRunAfterFlags) {
     NinjaMain ninja(ninja_command, config);
-    return options.tool->run(&ninja, &options, argc, argv);
+    return RunTool(options.tool, &ninja, &options, argc, argv);
   }
 
   // A manifest that rebuilds itself is reloaded; bound the loop.
@@ -254,7 +266,7 @@ int RealMain(int argc, char** argv) {
     }
 
     if (options.tool && options.tool->when == Tool::kRunAfterLoad)
-      return options.tool->run(ninja, &options, argc, argv);
+      return RunTool(options.tool, ninja, &options, argc, argv);
     if (prefetcher) prefetcher->ParsingDone();
 
     if (!ninja->EnsureBuildDirExists()) return 1;
@@ -265,7 +277,7 @@ int RealMain(int argc, char** argv) {
     }
 
     if (options.tool && options.tool->when == Tool::kRunAfterLogs)
-      return options.tool->run(ninja, &options, argc, argv);
+      return RunTool(options.tool, ninja, &options, argc, argv);
 
     if (ninja->RebuildManifest(options.input_file, &err, &status)) {
       // A dry run would "regenerate" forever: stop after one round.

@@ -13,12 +13,13 @@ records written by two separate builds.
 
 import os
 import re
+import subprocess
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import DifferentialTestCase, list_tree, touch  # noqa: E402
+from harness import NINJA, REF_NINJA, DifferentialTestCase, list_tree, touch  # noqa: E402
 
 _POINTER = re.compile(r"0x[0-9a-f]+")
 _DEPS_MTIME = re.compile(r"deps mtime -?\d+ ")
@@ -591,6 +592,27 @@ def _make_test(scenario):
 
 for _scenario in SCENARIOS:
     setattr(ToolCorpusTest, "test_" + _scenario.name, _make_test(_scenario))
+
+
+class MergedOutputOrderTest(DifferentialTestCase):
+    """Tools write stdout in large blocks when it is not a terminal; with
+    stdout and stderr in one pipe (2>&1), every line must still come out in
+    Ninja's order, errors after the output printed before them."""
+
+    def merged(self, binary, root, args):
+        proc = subprocess.run([binary] + list(args), cwd=root, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+        return proc.returncode, normalize(proc.stdout.decode("utf-8", "replace"), root)
+
+    def test_errors_stay_after_earlier_output(self):
+        self.write_files({"build.ninja": C_PROJECT})
+        for args in (["-t", "query", "app", "nope"], ["-t", "query", "main.o", "app", "nope", "util.o"],
+                     ["-t", "commands", "app", "nope"], ["-t", "inputs", "app", "nope"],
+                     ["-t", "targets", "all"], ["-t", "targets", "bogus"]):
+            with self.subTest(args=args):
+                want = self.merged(REF_NINJA, self.ref_dir, args)
+                got = self.merged(NINJA, self.ours_dir, args)
+                self.assertEqual(want, got)
 
 
 class ToolCorpusSizeTest(unittest.TestCase):
