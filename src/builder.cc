@@ -139,6 +139,7 @@ Builder::Builder(State* state, const BuildConfig& config, BuildLog* build_log, D
       scan_(state, build_log, deps_log, disk, explanations),
       deps_log_(deps_log),
       start_time_millis_(start_time_millis) {
+  status_->SetExplanations(explanations);
   lock_file_path_ = ".ninja_lock";
   std::string_view build_dir = state->root_scope()->LookupVariable("builddir");
   if (!build_dir.empty()) lock_file_path_ = std::string(build_dir) + "/" + lock_file_path_;
@@ -256,7 +257,6 @@ ExitStatus Builder::Build(std::string* err) {
 bool Builder::StartEdge(Edge* edge, std::string* err) {
   METRIC_RECORD("StartEdge");
   if (edge->is_phony()) return true;
-  explanations_->PrintAndForget(edge);
   int64_t start_time = MonotonicMillis() - start_time_millis_;
   RunningEdge& running = running_edges_[edge];
   running.start_millis = start_time;

@@ -15,13 +15,10 @@ void Explanations::Record(const Edge* edge, const char* format, ...) {
   reasons_[edge].emplace_back(buffer);
 }
 
-void Explanations::PrintAndForget(const Edge* edge) {
-  if (!enabled_) return;
+const std::vector<std::string>* Explanations::Lookup(const Edge* edge) const {
+  if (!enabled_) return nullptr;
   auto it = reasons_.find(edge);
-  if (it == reasons_.end()) return;
-  fflush(stdout);
-  for (const std::string& reason : it->second) fprintf(stderr, "ninja explain: %s\n", reason.c_str());
-  reasons_.erase(it);
+  return it == reasons_.end() ? nullptr : &it->second;
 }
 
 }  // namespace ronin

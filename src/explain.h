@@ -1,5 +1,7 @@
 // -d explain: why each edge is dirty. Reasons are recorded per edge during
-// the scan and printed just before the edge starts, as Ninja 1.13 does.
+// the scan; the status printer shows them with each status line it prints
+// for the edge (as Ninja 1.13 does: at the start on a smart terminal, and
+// again when it finishes).
 #ifndef RONIN_EXPLAIN_H_
 #define RONIN_EXPLAIN_H_
 
@@ -17,8 +19,8 @@ class Explanations {
   bool enabled() const { return enabled_; }
 
   void Record(const Edge* edge, const char* format, ...) __attribute__((format(printf, 3, 4)));
-  // Prints "ninja explain: ..." lines for the edge to stderr, once.
-  void PrintAndForget(const Edge* edge);
+  // The reasons recorded for the edge, in order; null if none.
+  const std::vector<std::string>* Lookup(const Edge* edge) const;
 
  private:
   bool enabled_;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "explain.h"
 #include "graph.h"
 #include "util.h"
 
@@ -99,7 +100,18 @@ void StatusPrinter::BuildFinished() {
   printer_.PrintOnNewLine("");
 }
 
+// Each status line for an edge is preceded by its -d explain reasons, on a
+// line of their own (so twice on a smart terminal: at start and finish).
+void StatusPrinter::PrintExplanations(const Edge* edge) {
+  const std::vector<std::string>* reasons = explanations_ ? explanations_->Lookup(edge) : nullptr;
+  if (!reasons || reasons->empty()) return;
+  printer_.PrintOnNewLine("");
+  fflush(stdout);
+  for (const std::string& reason : *reasons) fprintf(stderr, "ninja explain: %s\n", reason.c_str());
+}
+
 void StatusPrinter::PrintStatus(const Edge* edge, int64_t time_millis) {
+  PrintExplanations(edge);
   if (config_.verbosity == BuildConfig::Verbosity::kQuiet ||
       config_.verbosity == BuildConfig::Verbosity::kNoStatusUpdate)
     return;

@@ -13,6 +13,7 @@
 
 namespace ronin {
 
+class Explanations;
 struct Edge;
 
 struct BuildConfig {
@@ -39,6 +40,8 @@ class Status {
                                  ExitStatus exit_code, const std::string& output) = 0;
   virtual void BuildStarted() = 0;
   virtual void BuildFinished() = 0;
+  // Where -d explain's reasons are found (none by default).
+  virtual void SetExplanations(const Explanations*) {}
 };
 
 class StatusPrinter : public Status {
@@ -52,12 +55,14 @@ class StatusPrinter : public Status {
                          ExitStatus exit_code, const std::string& output) override;
   void BuildStarted() override;
   void BuildFinished() override;
+  void SetExplanations(const Explanations* explanations) override { explanations_ = explanations; }
 
   // Expands NINJA_STATUS placeholders (%s %t %p ...); fatal on unknown ones.
   std::string FormatProgressStatus(const char* format, int64_t time_millis) const;
 
  private:
   void PrintStatus(const Edge* edge, int64_t time_millis);
+  void PrintExplanations(const Edge* edge);
   void RecalculateProgressPrediction();
 
   // Finish rate over the last N (= -j) completions, for %c.
@@ -75,6 +80,7 @@ class StatusPrinter : public Status {
   };
 
   const BuildConfig& config_;
+  const Explanations* explanations_ = nullptr;
   LinePrinter printer_;
   const char* status_format_;
   int started_edges_ = 0, finished_edges_ = 0, total_edges_ = 0, running_edges_ = 0;

@@ -11,11 +11,12 @@ Run: NINJA=... REF_NINJA=... python3 -m unittest -v test_diff_build
 """
 
 import os
+import subprocess
 import time
 import unittest
 
 import harness
-from harness import DifferentialTestCase, bump_mtime
+from harness import NINJA, REF_NINJA, DifferentialTestCase, base_env, bump_mtime, run_in_pty
 
 T0 = int(time.time()) - 100000
 
@@ -390,6 +391,43 @@ class TestDiffBuild(DifferentialTestCase):
                     self.assertEqual(contents[0], contents[1], "contents of %s differ" % p)
             else:
                 raise ValueError(kind)
+
+
+class ExplainTimingTest(DifferentialTestCase):
+    """-d explain reasons come with each status line printed for an edge: on
+    a pipe when the edge finishes (so a slow edge's reasons come after a
+    quick one's), on a smart terminal at the start and again at the end,
+    each time on a line of their own."""
+
+    MANIFEST = ("rule r\n  command = sleep $t; touch $out\n"
+                "build slow: r\n  t = 0.6\nbuild quick: r\n  t = 0\nbuild top: r slow quick\n  t = 0\n")
+
+    def merged(self, binary, root, args):
+        proc = subprocess.run([binary] + list(args), cwd=root, env=base_env(), stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+        return proc.returncode, proc.stdout.decode()
+
+    def test_pipe_prints_reasons_when_edges_finish(self):
+        self.write_files({"build.ninja": self.MANIFEST})
+        for args in (["-j2", "-d", "explain"], ["-j2", "-d", "explain", "--quiet"], ["-j2", "-d", "explain", "-v"]):
+            with self.subTest(args=args):
+                self.both(lambda root: [os.unlink(os.path.join(root, f)) for f in ("slow", "quick", "top")
+                                        if os.path.exists(os.path.join(root, f))])
+                want = self.merged(REF_NINJA, self.ref_dir, args)
+                got = self.merged(NINJA, self.ours_dir, args)
+                self.assertEqual(want, got)
+                self.assertLess(got[1].index("output quick"), got[1].index("output slow"))
+
+    def test_smart_terminal_prints_reasons_at_start_and_end(self):
+        self.write_files({"build.ninja": self.MANIFEST})
+        ours = run_in_pty(NINJA, ["-j2", "-d", "explain"], self.ours_dir)
+        ref = run_in_pty(REF_NINJA, ["-j2", "-d", "explain"], self.ref_dir)
+        self.assertEqual((ref.returncode, ref.stdout), (ours.returncode, ours.stdout))
+        self.assertEqual(2, ours.stdout.count("ninja explain: output slow doesn't exist\n"))
+
+    def test_unknown_deps_type_is_fatal_before_any_reason(self):
+        self.write_files({"build.ninja": "rule r\n  command = touch $out\n  deps = x\nbuild o: r\n"})
+        self.assertSameRun("-j1", "-d", "explain")
 
 
 def _make_test(files, steps):

@@ -258,9 +258,10 @@ class ScanTest : public testing::Test {
 
   // The `-d explain` lines recorded for the edge producing `path`.
   std::string Explain(const std::string& path) {
-    testing::internal::CaptureStderr();
-    explanations_.PrintAndForget(GetNode(path)->in_edge);
-    return testing::internal::GetCapturedStderr();
+    std::string lines;
+    if (const std::vector<std::string>* reasons = explanations_.Lookup(GetNode(path)->in_edge))
+      for (const std::string& reason : *reasons) lines += "ninja explain: " + reason + "\n";
+    return lines;
   }
 
   State state_;
