@@ -425,6 +425,19 @@ class ExplainTimingTest(DifferentialTestCase):
         self.assertEqual((ref.returncode, ref.stdout), (ours.returncode, ours.stdout))
         self.assertEqual(2, ours.stdout.count("ninja explain: output slow doesn't exist\n"))
 
+    def test_dyndep_rescan_repeats_reasons_like_ninja(self):
+        # Loading a dyndep file rescans its users, which records their
+        # reasons again: Ninja prints them twice (ninja issue #2759); so do we.
+        self.write_files({
+            "build.ninja": "rule mkdd\n  command = cp $in $out\nrule r\n  command = cat $in > $out && "
+                           "touch out.imp\nbuild dd: mkdd dd.in\nbuild out: r in || dd\n  dyndep = dd\n"
+                           "build final: r out\n",
+            "dd.in": "ninja_dyndep_version = 1\nbuild out | out.imp: dyndep | extra.h\n",
+            "in": "x\n", "extra.h": "e\n"})
+        ours = run_in_pty(NINJA, ["-j2", "-d", "explain"], self.ours_dir)
+        ref = run_in_pty(REF_NINJA, ["-j2", "-d", "explain"], self.ref_dir)
+        self.assertEqual((ref.returncode, ref.stdout), (ours.returncode, ours.stdout))
+
     def test_unknown_deps_type_is_fatal_before_any_reason(self):
         self.write_files({"build.ninja": "rule r\n  command = touch $out\n  deps = x\nbuild o: r\n"})
         self.assertSameRun("-j1", "-d", "explain")
