@@ -14,6 +14,7 @@ also regenerates them from src/*.in.cc.
 import argparse
 import concurrent.futures
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -25,9 +26,16 @@ SRC = os.path.join(ROOT, "src")
 SCANNERS = {"lexer": "-b", "depfile_parser": ""}
 
 
+# Linked last (see CMakeLists.txt): the subtools and rarely used modules, so
+# the code a build runs sits together and fewer pages of it are touched.
+COLD = re.compile(r"^(tools?_[a-z_]*|tools|http_server|msvc_deps|dyndep|explain|jobserver|metrics)\.cc$")
+
+
 def sources():
-    """Every module in src/ (the generated scanners included, their .in.cc not)."""
-    return sorted(name for name in os.listdir(SRC) if name.endswith(".cc") and not name.endswith(".in.cc"))
+    """Every module in src/ (the generated scanners included, their .in.cc
+    not), in link order: main.cc and the build path first, cold modules last."""
+    names = sorted(name for name in os.listdir(SRC) if name.endswith(".cc") and not name.endswith(".in.cc"))
+    return [n for n in names if not COLD.match(n)] + [n for n in names if COLD.match(n)]
 
 
 def compiler_flags(args):

@@ -253,12 +253,14 @@ int RealMain(int argc, char** argv) {
     // (and hash the commands) on another core while parsing and loading.
     std::unique_ptr<Prefetcher> prefetcher;
     if (!options.tool && argc == 0 && PrefetchEnabled()) prefetcher.reset(new Prefetcher(&ninja->state_));
-    ManifestParserOptions parser_options;
-    parser_options.phony_cycle_is_error = options.phony_cycle_should_err;
-    ManifestParser parser(&ninja->state_, &ninja->disk_, parser_options);
     std::string err;
     {
       METRIC_RECORD(".ninja parse");
+      // The parser and its scratch buffers go before the build starts: the
+      // logs and the builder reuse that memory instead of adding to the peak.
+      ManifestParserOptions parser_options;
+      parser_options.phony_cycle_is_error = options.phony_cycle_should_err;
+      ManifestParser parser(&ninja->state_, &ninja->disk_, parser_options);
       if (!parser.Load(options.input_file, &err)) {
         Error("%s", err.c_str());
         return 1;
