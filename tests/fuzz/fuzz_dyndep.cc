@@ -39,13 +39,7 @@ const char kManifest[] =
 
 void CheckGraph(const State& state) {
   for (const Edge* edge : state.edges()) {
-    FUZZ_CHECK(static_cast<size_t>(edge->implicit_deps) + edge->order_only_deps <= edge->inputs.size());
-    FUZZ_CHECK(static_cast<size_t>(edge->implicit_outs) <= edge->outputs.size());
-    for (const Node* output : edge->outputs) FUZZ_CHECK(output->in_edge == edge);
-    for (const Node* input : edge->inputs) {
-      const auto& users = input->out_edges;
-      FUZZ_CHECK(std::find(users.begin(), users.end(), edge) != users.end());
-    }
+    fuzz::CheckEdgeLinks(edge);
     std::string command;
     FUZZ_CHECK(edge->TryEvaluateCommand(&command, true));
   }

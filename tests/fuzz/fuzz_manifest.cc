@@ -116,14 +116,7 @@ void CheckGraph(State* state, MemoryDisk* disk) {
   for (const Edge* edge : state->edges()) {
     FUZZ_CHECK(edge->rule != nullptr && edge->pool != nullptr && edge->scope != nullptr);
     FUZZ_CHECK(!edge->outputs.empty());
-    FUZZ_CHECK(edge->implicit_deps >= 0 && edge->order_only_deps >= 0 && edge->implicit_outs >= 0);
-    FUZZ_CHECK(static_cast<size_t>(edge->implicit_deps) + edge->order_only_deps <= edge->inputs.size());
-    FUZZ_CHECK(static_cast<size_t>(edge->implicit_outs) <= edge->outputs.size());
-    for (const Node* output : edge->outputs) FUZZ_CHECK(output->in_edge == edge);
-    for (const Node* input : edge->inputs) {
-      const auto& users = input->out_edges;
-      FUZZ_CHECK(std::find(users.begin(), users.end(), edge) != users.end());
-    }
+    fuzz::CheckEdgeLinks(edge);
     CheckCommand(edge);
     CheckBindings(edge);
   }

@@ -13,6 +13,7 @@
 
 #include <sanitizer/common_interface_defs.h>
 
+#include <algorithm>
 #include <map>
 #include <new>
 #include <string>
@@ -22,6 +23,7 @@
 #include "compact_vector.h"
 #include "disk.h"
 #include "eval.h"
+#include "graph.h"
 
 namespace ronin {
 namespace fuzz {
@@ -84,6 +86,18 @@ class MemoryDisk : public DiskInterface {
   std::map<std::string, std::string> files_;
   int reads_left_;
 };
+
+// An edge's sections fit its lists, and its links to nodes hold both ways.
+inline void CheckEdgeLinks(const Edge* edge) {
+  FUZZ_CHECK(edge->implicit_deps >= 0 && edge->order_only_deps >= 0 && edge->implicit_outs >= 0);
+  FUZZ_CHECK(static_cast<size_t>(edge->implicit_deps) + edge->order_only_deps <= edge->inputs.size());
+  FUZZ_CHECK(static_cast<size_t>(edge->implicit_outs) <= edge->outputs.size());
+  for (const Node* output : edge->outputs) FUZZ_CHECK(output->in_edge == edge);
+  for (const Node* input : edge->inputs) {
+    const auto& users = input->out_edges;
+    FUZZ_CHECK(std::find(users.begin(), users.end(), edge) != users.end());
+  }
+}
 
 // Frees the process-wide arena behind every CompactVector (graph.cc keeps it
 // for the life of the process, as ninja builds one graph). Call only when no
