@@ -284,6 +284,7 @@ int RealMain(int argc, char** argv) {
     if (ninja->RebuildManifest(options.input_file, &err, &status)) {
       // A dry run would "regenerate" forever: stop after one round.
       if (config.dry_run) return 0;
+      prefetcher.reset();  // it points into the state about to go
       delete ninja;
       continue;
     }

@@ -102,6 +102,10 @@ Prefetcher::~Prefetcher() {
 }
 
 void Prefetcher::Join() {
+  // Once joined, the state may already be gone (a regeneration round
+  // deletes it): a second call touches nothing.
+  if (joined_) return;
+  joined_ = true;
   state_->set_observer(nullptr);
   if (!worker_.joinable()) return;
   Publish();

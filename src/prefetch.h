@@ -46,6 +46,7 @@ class Prefetcher : public NodeObserver {
   bool parsing_done_ = false;
   bool stopping_ = false;
   std::atomic<bool> abandon_{false};
+  bool joined_ = false;
   std::thread worker_;
 };
 
