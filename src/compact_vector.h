@@ -93,6 +93,7 @@ class CompactVector {
   iterator erase(const_iterator first, const_iterator last) {
     size_t index = static_cast<size_t>(first - data_);
     size_t count = static_cast<size_t>(last - first);
+    if (count == 0) return data_ + index;  // data_ may be null: no memmove
     memmove(data_ + index, data_ + index + count, (size_ - index - count) * sizeof(T));
     size_ -= static_cast<uint32_t>(count);
     return data_ + index;
@@ -103,6 +104,7 @@ class CompactVector {
  private:
   // Opens a gap of `count` elements at `index`.
   void MakeRoom(size_t index, size_t count) {
+    if (count == 0) return;  // data_ may be null: no memmove
     if (size_ + count > capacity_) {
       size_t wanted = size_ + count;
       reserve(wanted > capacity_ * 2u ? wanted : capacity_ * 2u);

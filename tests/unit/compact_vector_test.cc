@@ -41,6 +41,18 @@ TEST(CompactVectorTest, InsertAndErase) {
   EXPECT_TRUE(v.empty());
 }
 
+// An empty vector has no storage: inserting or erasing nothing must not
+// hand memmove a null pointer (UndefinedBehaviorSanitizer reports it; a
+// deps record with no dependencies did this).
+TEST(CompactVectorTest, EmptyRangesOnAnEmptyVector) {
+  CompactVector<int*> v;
+  std::vector<int*> none;
+  EXPECT_EQ(v.begin(), v.insert(v.begin(), none.begin(), none.end()));
+  EXPECT_EQ(v.end(), v.insert(v.end(), 0, nullptr));
+  EXPECT_EQ(v.begin(), v.erase(v.begin(), v.end()));
+  EXPECT_TRUE(v.empty());
+}
+
 TEST(CompactVectorTest, ReserveKeepsElementsAndAlignment) {
   CompactVector<double*> v;
   for (int round = 0; round < 50; ++round) {
