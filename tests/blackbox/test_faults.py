@@ -1136,7 +1136,7 @@ class EnvironmentFaultTests(FaultCase):
         for root in self.roots.values():
             os.chmod(root, 0o755)
             os.mkdir(os.path.join(root, "out"))
-        self.assertSame(self.run_all("out/x", "out/y"), "first build, as root")
+        self.assertSame(self.run_all("-j1", "out/x", "out/y"), "first build, as root")
         for root in self.roots.values():
             os.chmod(os.path.join(root, "out"), 0o777)
             for rel in ("out/x", "out/y"):
