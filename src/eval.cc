@@ -42,12 +42,16 @@ void EvalString::EvaluateInto(const Env& env, std::string* out) const {
   for (const Segment& segment : segments_) {
 #ifdef RONIN_FUZZING
     if (out->size() > kFuzzEvalMaxSize || g_fuzz_eval_budget == 0) return;
-    --g_fuzz_eval_budget;
+    size_t size_before = out->size();
 #endif
     if (segment.is_variable)
       env.AppendVariable(segment.view(), out);
     else
       out->append(segment.data, segment.size);
+#ifdef RONIN_FUZZING
+    size_t cost = 1 + out->size() - size_before;
+    g_fuzz_eval_budget = cost >= g_fuzz_eval_budget ? 0 : g_fuzz_eval_budget - cost;
+#endif
   }
 }
 

@@ -20,10 +20,11 @@ namespace ronin {
 // work EvaluateInto does, so inputs that are exponential by design (in Ninja
 // too), such as chains of `b = $a$a`, end quickly instead of exhausting the
 // fuzzer's memory or time. A result stops growing once it is longer than
-// kFuzzEvalMaxSize, and no variable is expanded once the budget (variable
-// and text segments, reset by the harness before each input) is spent.
+// kFuzzEvalMaxSize (small: a file of such lines keeps every value), and
+// nothing more is expanded once the budget (one unit per segment plus the
+// bytes it appended, reset by the harness before each input) is spent.
 extern size_t g_fuzz_eval_budget;
-constexpr size_t kFuzzEvalMaxSize = 1 << 20;
+constexpr size_t kFuzzEvalMaxSize = 1 << 16;
 #endif
 
 // Anything that can resolve a variable name. Appending (rather than
