@@ -16,7 +16,7 @@ import time
 import unittest
 
 import harness
-from harness import NINJA, REF_NINJA, DifferentialTestCase, base_env, bump_mtime, run_in_pty
+from harness import DYNDEP_TREE, NINJA, REF_NINJA, DifferentialTestCase, base_env, bump_mtime, run_in_pty
 
 T0 = int(time.time()) - 100000
 
@@ -428,12 +428,7 @@ class ExplainTimingTest(DifferentialTestCase):
     def test_dyndep_rescan_repeats_reasons_like_ninja(self):
         # Loading a dyndep file rescans its users, which records their
         # reasons again: Ninja prints them twice (ninja issue #2759); so do we.
-        self.write_files({
-            "build.ninja": "rule mkdd\n  command = cp $in $out\nrule r\n  command = cat $in > $out && "
-                           "touch out.imp\nbuild dd: mkdd dd.in\nbuild out: r in || dd\n  dyndep = dd\n"
-                           "build final: r out\n",
-            "dd.in": "ninja_dyndep_version = 1\nbuild out | out.imp: dyndep | extra.h\n",
-            "in": "x\n", "extra.h": "e\n"})
+        self.write_files(DYNDEP_TREE)
         ours = run_in_pty(NINJA, ["-j2", "-d", "explain"], self.ours_dir)
         ref = run_in_pty(REF_NINJA, ["-j2", "-d", "explain"], self.ref_dir)
         self.assertEqual((ref.returncode, ref.stdout), (ours.returncode, ours.stdout))

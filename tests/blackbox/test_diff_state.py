@@ -24,7 +24,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import harness  # noqa: E402
-from harness import DifferentialTestCase, bump_mtime, list_tree  # noqa: E402
+from harness import DYNDEP_TREE, DifferentialTestCase, bump_mtime, list_tree  # noqa: E402
 from test_state import (DEPS_HEADER, deps_record, deps_structure, hash_hex, log_structure,  # noqa: E402
                         path_record, set_mtime_ago, touch_newer)
 
@@ -464,12 +464,7 @@ class RegenerationScenarios(StateDiffTestCase):
 class DyndepValidationScenarios(StateDiffTestCase):
 
     def test_dyndep(self):
-        self.write_files({
-            "build.ninja": "rule mkdd\n  command = cp $in $out\nrule r\n  command = cat $in > $out && "
-                           "touch out.imp\nbuild dd: mkdd dd.in\nbuild out: r in || dd\n  dyndep = dd\n"
-                           "build final: r out\n",
-            "dd.in": "ninja_dyndep_version = 1\nbuild out | out.imp: dyndep | extra.h\n",
-            "in": "x\n", "extra.h": "e\n"})
+        self.write_files(DYNDEP_TREE)
         self.step("-j1", "-d", "explain")
         self.step("-j1")
         self.touch_newer("extra.h")
