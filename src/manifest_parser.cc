@@ -356,14 +356,22 @@ bool ManifestParser::ParseEdge(std::string* err) {
     // Old CMake versions wrote phony statements naming themselves as
     // inputs; drop such inputs rather than reporting a cycle.
     Node* out = edge->outputs[0];
-    // Self-references among the order-only inputs shrink that section.
-    size_t first_order_only = edge->inputs.size() - edge->order_only_deps;
-    edge->order_only_deps -= static_cast<int32_t>(
-        std::count(edge->inputs.begin() + first_order_only, edge->inputs.end(), out));
     auto new_end = std::remove(edge->inputs.begin(), edge->inputs.end(), out);
     if (new_end != edge->inputs.end()) {
       // The node keeps this edge as a user, so it is not a root node (as in Ninja).
       edge->inputs.erase(new_end, edge->inputs.end());
+      // Ninja keeps the section counts as written and classifies inputs
+      // from the end: the last order_only_deps are order-only, the
+      // implicit_deps before them implicit. Where a count no longer fits
+      // its arithmetic wraps and that section (and those before it) is
+      // empty. The same classification, with counts that stay in range:
+      size_t count = edge->inputs.size();
+      if (count < static_cast<size_t>(edge->order_only_deps)) {
+        edge->order_only_deps = 0;
+        edge->implicit_deps = 0;
+      } else if (count < static_cast<size_t>(edge->order_only_deps) + edge->implicit_deps) {
+        edge->implicit_deps = 0;
+      }
       if (!options_.quiet) {
         Warning("phony target '%s' names itself as an input; ignoring [-w phonycycle=warn]",
                 std::string(out->path).c_str());

@@ -39,6 +39,32 @@ TEST(FuzzRegressions, PhonyCycleKeepsInputCountsConsistent) {
   }
 }
 
+// Which inputs stay explicit, implicit or order-only after the self-reference
+// is dropped is what Ninja 1.13.2 shows (it keeps the counts and classifies
+// from the end): found by the randomised differential test, where
+// "build b: phony || c b" made Ninja report the missing `c` as needed by b.
+TEST(FuzzRegressions, PhonyCycleClassifiesInputsLikeNinja) {
+  struct Case {
+    const char* manifest;
+    int implicit, order_only;
+  } cases[] = {
+      {"build b: phony || c b\n", 0, 0},        // 1 input, 2 order-only: all explicit
+      {"build b: phony x || y b\n", 0, 2},      // x turns order-only
+      {"build b: phony x | b y || z\n", 2, 1},  // x turns implicit
+      {"build b: phony x | y || b\n", 1, 1},    // x turns implicit, y order-only
+      {"build b: phony b x | y || z\n", 1, 1},  // nothing moves
+  };
+  for (const Case& c : cases) {
+    State state;
+    ManifestParserOptions options;
+    options.quiet = true;
+    ASSERT_TRUE(test::ParseManifest(&state, c.manifest, options)) << c.manifest;
+    const Edge* edge = state.edges()[0];
+    EXPECT_EQ(c.implicit, edge->implicit_deps) << c.manifest;
+    EXPECT_EQ(c.order_only, edge->order_only_deps) << c.manifest;
+  }
+}
+
 // Finding 2 (fuzz_status; tests/fuzz/regressions/status/): the %P prediction
 // divides the CPU time spent by an estimated total that .ninja_log durations
 // feed. A damaged log line (end before start, so a negative duration) can
