@@ -290,15 +290,19 @@ off_t CompleteLinesLength(const std::string& path) {
 
 }  // namespace
 
+bool BuildLog::WriteFile(const std::string& path, const BuildLogUser* user) {
+  FILE* file = fopen(path.c_str(), "wb");
+  bool ok = file && WriteAll(file, user);
+  if (file && fclose(file) != 0) ok = false;
+  return ok;
+}
+
 bool BuildLog::WriteReplacement(const std::string& path, const std::string& temp_path,
                                 const BuildLogUser* user, std::string* err) {
   // Written to a temporary file and renamed over the log: the log is
   // replaced whole or not at all. A failure (a full disk) leaves no
   // temporary file behind.
-  FILE* file = fopen(temp_path.c_str(), "wb");
-  bool ok = file && WriteAll(file, user);
-  if (file && fclose(file) != 0) ok = false;
-  if (ok && rename(temp_path.c_str(), path.c_str()) == 0) {
+  if (WriteFile(temp_path, user) && rename(temp_path.c_str(), path.c_str()) == 0) {
     partial_tail_offset_ = -1;
     return true;
   }
@@ -326,10 +330,7 @@ bool BuildLog::Recompact(const std::string& path, const BuildLogUser& user, std:
 }
 
 bool BuildLog::RewriteInPlace(const std::string& path, const BuildLogUser* user, std::string* err) {
-  FILE* file = fopen(path.c_str(), "wb");
-  bool ok = file && WriteAll(file, user);
-  if (file && fclose(file) != 0) ok = false;
-  if (ok) {
+  if (WriteFile(path, user)) {
     partial_tail_offset_ = -1;
     return true;
   }

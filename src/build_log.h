@@ -95,6 +95,8 @@ class BuildLog {
   void Drop(const std::vector<Entry*>& entries);
   bool OpenForWriteIfNeeded();
   bool WriteAll(FILE* file, const BuildLogUser* user);
+  // Creates or truncates `path` and writes every live entry to it.
+  bool WriteFile(const std::string& path, const BuildLogUser* user);
   // Truncates the log and writes every live entry (when no room is left
   // for a temporary copy).
   bool RewriteInPlace(const std::string& path, const BuildLogUser* user, std::string* err);

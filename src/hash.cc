@@ -11,9 +11,8 @@ namespace {
 // __extension__ keeps -Wpedantic builds quiet about the GCC/Clang builtin type.
 __extension__ typedef unsigned __int128 u128;
 
-// Byte-wise assembly instead of memcpy+bswap: the result is little-endian
-// regardless of host order and alignment, and compilers fold it to one load.
-// Little-endian loads: one instruction on little-endian hosts.
+// Little-endian loads at any alignment: a plain (unaligned) load on
+// little-endian hosts, byte-wise assembly elsewhere.
 uint64_t Read64(const unsigned char* p) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   uint64_t v;

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include <algorithm>
-#include <memory>
 #include <vector>
 
 #include "disk.h"
