@@ -6,7 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -400,29 +400,111 @@ HttpServer::~HttpServer() {
   if (listen_fd_ >= 0) close(listen_fd_);
 }
 
-bool HttpServer::Listen(const std::string& host, int port, std::string* err) {
-  addrinfo hints;
-  memset(&hints, 0, sizeof(hints));
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE;
-  addrinfo* addresses = nullptr;
-  std::string service = std::to_string(port);
-  int gai = getaddrinfo(host.empty() ? nullptr : host.c_str(), service.c_str(), &hints, &addresses);
-  if (gai != 0) {
-    *err = gai_strerror(gai);
-    return false;
+namespace {
+
+bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (tolower(static_cast<unsigned char>(a[i])) != tolower(static_cast<unsigned char>(b[i])))
+      return false;
   }
-  // IPv4 first, then IPv6, each in resolver order.
-  std::vector<const addrinfo*> candidates;
-  for (int family : {AF_INET, AF_INET6}) {
-    for (const addrinfo* ai = addresses; ai; ai = ai->ai_next) {
-      if (ai->ai_family == family) candidates.push_back(ai);
+  return true;
+}
+
+// `text` as a numeric IPv4 or IPv6 address.
+bool ParseNumericAddress(const std::string& text, int port, sockaddr_storage* address) {
+  memset(address, 0, sizeof(*address));
+  sockaddr_in* v4 = reinterpret_cast<sockaddr_in*>(address);
+  if (inet_pton(AF_INET, text.c_str(), &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons(static_cast<uint16_t>(port));
+    return true;
+  }
+  sockaddr_in6* v6 = reinterpret_cast<sockaddr_in6*>(address);
+  if (inet_pton(AF_INET6, text.c_str(), &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons(static_cast<uint16_t>(port));
+    return true;
+  }
+  return false;
+}
+
+// Lines of `path` are "address name alias..." with '#' comments.
+void AppendHostsFileAddresses(const char* path, const std::string& name, int port,
+                              std::vector<sockaddr_storage>* addresses) {
+  FILE* file = fopen(path, "re");
+  if (!file) return;
+  std::string contents;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof(buffer), file)) > 0) contents.append(buffer, n);
+  fclose(file);
+  size_t start = 0;
+  while (start < contents.size()) {
+    size_t end = contents.find('\n', start);
+    if (end == std::string::npos) end = contents.size();
+    std::string_view line(contents.data() + start, end - start);
+    start = end + 1;
+    line = line.substr(0, line.find('#'));
+    std::vector<std::string_view> fields;
+    size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && isspace(static_cast<unsigned char>(line[i]))) ++i;
+      size_t field_start = i;
+      while (i < line.size() && !isspace(static_cast<unsigned char>(line[i]))) ++i;
+      if (i > field_start) fields.push_back(line.substr(field_start, i - field_start));
+    }
+    for (size_t f = 1; f < fields.size(); ++f) {
+      sockaddr_storage address;
+      if (EqualsIgnoringCase(fields[f], name) &&
+          ParseNumericAddress(std::string(fields[0]), port, &address)) {
+        addresses->push_back(address);
+        break;
+      }
     }
   }
+}
+
+}  // namespace
+
+bool ResolveListenAddresses(const std::string& host, int port, const char* hosts_file,
+                            std::vector<sockaddr_storage>* addresses, std::string* err) {
+  addresses->clear();
+  sockaddr_storage address;
+  if (host.empty()) {
+    ParseNumericAddress("0.0.0.0", port, &address);
+    addresses->push_back(address);
+    ParseNumericAddress("::", port, &address);
+    addresses->push_back(address);
+    return true;
+  }
+  if (ParseNumericAddress(host, port, &address)) {
+    addresses->push_back(address);
+    return true;
+  }
+  AppendHostsFileAddresses(hosts_file, host, port, addresses);
+  if (addresses->empty() && EqualsIgnoringCase(host, "localhost")) {
+    ParseNumericAddress("127.0.0.1", port, &address);
+    addresses->push_back(address);
+    ParseNumericAddress("::1", port, &address);
+    addresses->push_back(address);
+  }
+  if (addresses->empty()) {
+    *err = "Name or service not known";  // glibc's words for EAI_NONAME
+    return false;
+  }
+  return true;
+}
+
+bool HttpServer::Listen(const std::string& host, int port, std::string* err) {
+  std::vector<sockaddr_storage> addresses;
+  if (!ResolveListenAddresses(host, port, "/etc/hosts", &addresses, err)) return false;
+  // IPv4 first, then IPv6, each in the order found.
+  std::stable_partition(addresses.begin(), addresses.end(),
+                        [](const sockaddr_storage& a) { return a.ss_family == AF_INET; });
   *err = "no usable address";
-  for (const addrinfo* ai : candidates) {
-    int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
+  for (const sockaddr_storage& address : addresses) {
+    int fd = socket(address.ss_family, SOCK_STREAM, 0);
     if (fd < 0) {
       *err = strerror(errno);
       continue;
@@ -431,13 +513,14 @@ bool HttpServer::Listen(const std::string& host, int port, std::string* err) {
     // As Python's HTTPServer: restarting right after a stop must not fail
     // on connections still in TIME_WAIT.
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 128) != 0) {
+    socklen_t length = address.ss_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
+    if (bind(fd, reinterpret_cast<const sockaddr*>(&address), length) != 0 || listen(fd, 128) != 0) {
       *err = strerror(errno);
       close(fd);
       continue;
     }
     sockaddr_storage bound;
-    socklen_t length = sizeof(bound);
+    length = sizeof(bound);
     if (getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &length) == 0) {
       port_ = bound.ss_family == AF_INET6
                   ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
@@ -448,7 +531,6 @@ bool HttpServer::Listen(const std::string& host, int port, std::string* err) {
     err->clear();
     break;
   }
-  freeaddrinfo(addresses);
   return listen_fd_ >= 0;
 }
 

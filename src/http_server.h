@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include <functional>
 #include <string>
@@ -103,6 +104,16 @@ std::string HtmlEscape(std::string_view text);
 // *code, or 0 if there is none.
 size_t DecodeUtf8(std::string_view text, uint32_t* code);
 
+// The addresses a server for `host` listens on, with `port` filled in:
+// every interface for an empty host, a numeric IPv4 or IPv6 address as
+// given, else the name's entries in `hosts_file` (as /etc/hosts), and
+// "localhost" as the loopback addresses if the file does not list it.
+// Names are not looked up in DNS: that needs glibc's NSS modules, which a
+// static ninja cannot load reliably, and a local server binds local names.
+// False with the resolver's message when nothing matches.
+bool ResolveListenAddresses(const std::string& host, int port, const char* hosts_file,
+                            std::vector<sockaddr_storage>* addresses, std::string* err);
+
 class HttpServer {
  public:
   using Handler = std::function<HttpResponse(const HttpRequest&)>;
@@ -123,9 +134,9 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Binds `host` (a name or address; empty = every interface) and starts
-  // listening. Port 0 picks a free port. IPv4 addresses are preferred, as
-  // "localhost" should mean 127.0.0.1 to clients that only try that.
+  // Binds `host` (see ResolveListenAddresses) and starts listening. Port 0
+  // picks a free port. IPv4 addresses are preferred, as "localhost" should
+  // mean 127.0.0.1 to clients that only try that.
   bool Listen(const std::string& host, int port, std::string* err);
   // The port actually bound (after Listen).
   int port() const { return port_; }

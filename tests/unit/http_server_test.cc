@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_support.h"
+
 #include <cstring>
 #include <memory>
 #include <random>
@@ -413,6 +415,85 @@ TEST(HttpServerListenTest, ReportsBindErrors) {
   EXPECT_EQ("Address already in use", err);
   EXPECT_FALSE(second.Listen("no.such.host.invalid", 0, &err));
   EXPECT_FALSE(err.empty());
+}
+
+std::vector<std::string> Resolve(const std::string& host, const std::string& hosts_file,
+                                 std::string* err) {
+  std::vector<sockaddr_storage> addresses;
+  std::vector<std::string> text;
+  if (!ResolveListenAddresses(host, 8080, hosts_file.c_str(), &addresses, err)) return text;
+  for (const sockaddr_storage& address : addresses) {
+    char buffer[INET6_ADDRSTRLEN] = "";
+    if (address.ss_family == AF_INET) {
+      const sockaddr_in* v4 = reinterpret_cast<const sockaddr_in*>(&address);
+      inet_ntop(AF_INET, &v4->sin_addr, buffer, sizeof(buffer));
+      text.push_back(std::string(buffer) + ":" + std::to_string(ntohs(v4->sin_port)));
+    } else {
+      const sockaddr_in6* v6 = reinterpret_cast<const sockaddr_in6*>(&address);
+      inet_ntop(AF_INET6, &v6->sin6_addr, buffer, sizeof(buffer));
+      text.push_back("[" + std::string(buffer) + "]:" + std::to_string(ntohs(v6->sin6_port)));
+    }
+  }
+  return text;
+}
+
+using Addresses = std::vector<std::string>;
+
+TEST(ResolveListenAddressesTest, EmptyHostMeansEveryInterface) {
+  std::string err;
+  EXPECT_EQ((Addresses{"0.0.0.0:8080", "[::]:8080"}), Resolve("", "/nonexistent", &err));
+}
+
+TEST(ResolveListenAddressesTest, NumericAddressesAsGiven) {
+  std::string err;
+  EXPECT_EQ(Addresses{"127.0.0.1:8080"}, Resolve("127.0.0.1", "/nonexistent", &err));
+  EXPECT_EQ(Addresses{"[::1]:8080"}, Resolve("::1", "/nonexistent", &err));
+  EXPECT_EQ(Addresses{"[fe80::1]:8080"}, Resolve("fe80::1", "/nonexistent", &err));
+}
+
+TEST(ResolveListenAddressesTest, NamesFromTheHostsFile) {
+  test::ScopedTempDir dir;
+  test::WriteRealFile(dir.File("hosts"),
+                "# comment localhost\n"
+                "127.0.0.1\tlocalhost loopback\n"
+                "::1 localhost ip6-localhost  # both\n"
+                "10.1.2.3 build-box.example build-box\n"
+                "not-an-address broken\n"
+                "\n"
+                "10.9.9.9 Build-Box\n");
+  std::string err;
+  EXPECT_EQ((Addresses{"127.0.0.1:8080", "[::1]:8080"}), Resolve("localhost", dir.File("hosts"), &err));
+  EXPECT_EQ(Addresses{"127.0.0.1:8080"}, Resolve("LOOPBACK", dir.File("hosts"), &err));
+  // Every line that names the host, case-insensitively, in file order.
+  EXPECT_EQ((Addresses{"10.1.2.3:8080", "10.9.9.9:8080"}), Resolve("build-box", dir.File("hosts"), &err));
+  EXPECT_TRUE(Resolve("broken", dir.File("hosts"), &err).empty());
+  EXPECT_EQ("Name or service not known", err);
+  err.clear();
+  EXPECT_TRUE(Resolve("comment", dir.File("hosts"), &err).empty());
+  EXPECT_EQ("Name or service not known", err);
+}
+
+TEST(ResolveListenAddressesTest, LocalhostWithoutAHostsFile) {
+  std::string err;
+  EXPECT_EQ((Addresses{"127.0.0.1:8080", "[::1]:8080"}), Resolve("localhost", "/nonexistent", &err));
+  EXPECT_TRUE(Resolve("example.invalid", "/nonexistent", &err).empty());
+  EXPECT_EQ("Name or service not known", err);
+}
+
+TEST(HttpServerListenTest, ListensOnLocalhostPreferringIpv4) {
+  HttpServer server([](const HttpRequest&) { return HttpResponse(); });
+  std::string err;
+  ASSERT_TRUE(server.Listen("localhost", 0, &err)) << err;
+  EXPECT_GT(server.port(), 0);
+  int client = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(client, 0);
+  sockaddr_in address;
+  memset(&address, 0, sizeof(address));
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(server.port()));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(0, connect(client, reinterpret_cast<sockaddr*>(&address), sizeof(address)));
+  close(client);
 }
 
 }  // namespace
