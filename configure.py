@@ -19,6 +19,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(ROOT, "src")
@@ -108,6 +109,21 @@ def write_manifest(args, path):
         f.write("\n".join(lines))
 
 
+def default_ldflags(cxx):
+    """A static PIE when the C library can be linked statically (see
+    CMakeLists.txt for why), else only libstdc++ and libgcc linked in."""
+    common = " -pthread -Wl,--gc-sections"
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = os.path.join(tmp, "probe.cc")
+        with open(probe, "w") as f:
+            f.write("#include <thread>\nint main() { std::thread t([] {}); t.join(); }\n")
+        # Not with -static-libgcc: GCC 12 then quietly links dynamically.
+        cmd = [cxx, probe, "-static-pie", "-pthread", "-o", os.path.join(tmp, "probe")]
+        if subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+            return "-static-pie" + common
+    return "-static-libstdc++ -static-libgcc" + common
+
+
 def bootstrap(args):
     """Compiles every source with the compiler alone, in parallel."""
     outdir = os.path.join(ROOT, "out", "bootstrap")
@@ -145,9 +161,12 @@ def main():
                         help="regenerate the scanners from src/*.in.cc with re2c")
     parser.add_argument("--cxx", default=os.environ.get("CXX", "c++"), help="C++ compiler [$CXX or c++]")
     parser.add_argument("--cxxflags", default=os.environ.get("CXXFLAGS", ""), help="extra compiler flags")
-    parser.add_argument("--ldflags", default=os.environ.get("LDFLAGS", "-static-libstdc++ -static-libgcc -pthread -Wl,--gc-sections"),
-                        help="linker flags [$LDFLAGS or a static libstdc++]")
+    parser.add_argument("--ldflags", default=os.environ.get("LDFLAGS"),
+                        help="linker flags [$LDFLAGS, else a static PIE if the compiler can link one, "
+                             "else a static libstdc++]")
     args = parser.parse_args()
+    if args.ldflags is None:
+        args.ldflags = default_ldflags(args.cxx)
     args.original_args = sys.argv[1:]
 
     if args.with_re2c and not shutil.which("re2c"):
