@@ -43,7 +43,7 @@ TREES = {
         "plain": ["--plain"],
         "deps": ["--deps"],
         "plain4x": ["--plain", "--edges", "208000", "--files", "412000", "--subninjas", "2000"],
-        "spawn": ["--spawn", "2000"],
+        "spawn": ["--spawn", "5000"],
         "chain": ["--chain", "100000"],
         "fanin": ["--fanin", "100000"],
     },
@@ -78,6 +78,10 @@ class Scenario:
         pass
 
     def teardown(self, tree):
+        pass
+
+    def finish(self, tree):
+        """After the scenario's last run."""
         pass
 
     def check(self, rc, out, tree):
@@ -126,17 +130,72 @@ class HotHeader(Scenario):
         return None, "%s edges" % m[-1][1]
 
 
+def remove_logs(bdir):
+    for f in (".ninja_log", ".ninja_deps", ".ninja_lock"):
+        try:
+            os.unlink(os.path.join(bdir, f))
+        except FileNotFoundError:
+            pass
+
+
 class Spawn(Scenario):
-    """Build N trivial commands from clean with -j2."""
+    """Run all N trivial commands with -j2. The outputs exist and the
+    .ninja_log is gone, so every command is out of date (its command line is
+    unknown) and each `touch` only updates an mtime: what is measured is
+    starting and reaping processes, not the file system creating inodes."""
 
     def setup(self, tree):
         bdir = tree["bdir"]
-        shutil.rmtree(os.path.join(bdir, "out"), ignore_errors=True)
-        for f in (".ninja_log", ".ninja_deps", ".ninja_lock"):
-            try:
-                os.unlink(os.path.join(bdir, f))
-            except FileNotFoundError:
-                pass
+        out = os.path.join(bdir, "out")
+        os.makedirs(out, exist_ok=True)
+        present = set(os.listdir(out))
+        for i in range(tree["meta"]["commands"]):
+            if str(i) not in present:
+                open(os.path.join(out, str(i)), "a").close()
+        remove_logs(bdir)
+
+    def check(self, rc, out, tree):
+        if rc != 0:
+            return "exit %s" % rc, None
+        n = tree["meta"]["commands"]
+        try:
+            with open(os.path.join(tree["bdir"], ".ninja_log")) as f:
+                ran = sum(1 for line in f if not line.startswith("#"))
+        except OSError:
+            ran = 0
+        if ran != n:
+            return "ran %d of %d commands" % (ran, n), None
+        return None, "%d commands" % n
+
+
+class SpawnClean(Scenario):
+    """Build the N commands from clean: each `touch` creates its file.
+
+    The previous run's outputs are moved aside, not deleted, until the
+    scenario is over: on ext4 without a journal (these machines) the inode
+    allocator skips inodes freed in the last 1-6 minutes one by one, so
+    deleting 5000 files before every run makes each later file creation
+    scan past them, in the kernel, inside `touch`; the runs would measure
+    how many files were deleted recently instead of the executor."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._moved = 0
+
+    def trash(self, tree):
+        return os.path.join(tree["root"], "spawn-clean-trash")
+
+    def setup(self, tree):
+        bdir = tree["bdir"]
+        out = os.path.join(bdir, "out")
+        if os.path.exists(out):
+            os.makedirs(self.trash(tree), exist_ok=True)
+            self._moved += 1
+            os.rename(out, os.path.join(self.trash(tree), "%d-%d" % (os.getpid(), self._moved)))
+        remove_logs(bdir)
+
+    def finish(self, tree):
+        shutil.rmtree(self.trash(tree), ignore_errors=True)
 
     def check(self, rc, out, tree):
         if rc != 0:
@@ -155,9 +214,12 @@ def scenarios():
         Parse("parse", "plain", ["-t", "targets", "all"], "load manifest + list all targets (> /dev/null)",
               stdout_null=True),
         HotHeader("hot-header-n", "deps", ["-n"], "touch a header 60% of objects include, then -n"),
-        Spawn("spawn", "spawn", ["-j2"], "run N `touch` commands from clean, -j2", per_binary_tree=True),
+        Spawn("spawn", "spawn", ["-j2"], "run all N `touch` commands (outputs exist, no .ninja_log), -j2",
+              per_binary_tree=True),
         Spawn("spawn-sh", "spawn", ["-j2"], "same, RONIN_SKIP_SHELL=0: ours also runs each via /bin/sh -c",
               per_binary_tree=True, env={"RONIN_SKIP_SHELL": "0"}),
+        SpawnClean("spawn-clean", "spawn", ["-j2"], "run N `touch` commands from clean (files created), -j2",
+                   per_binary_tree=True),
         Noop("noop-4x", "plain4x", [], "no-op build, 4x larger tree"),
         Noop("chain", "chain", [], "no-op, 100k-deep chain (64 MB stack)", stack=BIG_STACK),
         Noop("fanin", "fanin", [], "no-op, one edge with 100k inputs"),
@@ -304,6 +366,8 @@ def bench_scenario(sc, trees, bins, runs, workdir, keep_going=True):
             log("  %-13s %-4s %s wall %.3fs cpu %.3fs rss %.1f MB%s" % (
                 sc.name, b, "warm-up" if rnd == 0 else "run %d" % rnd, wall, cpu, rss / 1024,
                 "" if rc == 0 else " rc=%d" % rc))
+    for b in bins:
+        sc.finish(trees[(sc.tree, b)] if sc.per_binary_tree else trees[(sc.tree, None)])
     return res
 
 
@@ -577,6 +641,7 @@ def callgrind_mode(args, sel, trees, bins, size):
                                             sc.stack or BIG_STACK, sc.env)
             finally:
                 sc.teardown(tree)
+                sc.finish(tree)
             row[b] = ir
             row[b + "_rc"] = rc
             log("  %-13s %-4s Ir %s (%.1fs under valgrind)%s" % (
@@ -656,6 +721,7 @@ def perf_mode(args, sel, trees, bins):
                          use_time=False, extra_env=sc.env)
         finally:
             sc.teardown(tree)
+            sc.finish(tree)
         report, rows = perf_report(data, "symbol", 0.2)
         with open(os.path.join(args.perf, "%s.%s.report.txt" % (sc.name, args.perf_which)), "w") as f:
             f.write(report)
