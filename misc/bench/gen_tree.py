@@ -26,7 +26,7 @@ the "hot" header included by ~60% of the objects, ...).
 Examples:
   gen_tree.py /tmp/t-plain --plain
   gen_tree.py /tmp/t-deps --deps --check "$(misc/reference-ninja.sh)"
-  gen_tree.py /tmp/t-spawn --spawn 2000
+  gen_tree.py /tmp/t-spawn --spawn 5000
 """
 
 import argparse
