@@ -38,8 +38,9 @@ void EvalString::AddVariable(std::string_view name) {
 size_t g_fuzz_eval_budget = static_cast<size_t>(-1);
 #endif
 
-void EvalString::EvaluateInto(const Env& env, std::string* out) const {
-  for (const Segment& segment : segments_) {
+void EvalString::EvaluateInto(const Env& env, size_t begin, size_t end, std::string* out) const {
+  for (size_t i = begin; i < end; ++i) {
+    const Segment& segment = segments_[i];
 #ifdef RONIN_FUZZING
     if (out->size() > kFuzzEvalMaxSize || g_fuzz_eval_budget == 0) return;
     size_t size_before = out->size();

@@ -45,7 +45,7 @@ class EvalString {
   void Clear() { segments_.clear(); }
   bool empty() const { return segments_.empty(); }
 
-  void EvaluateInto(const Env& env, std::string* out) const;
+  void EvaluateInto(const Env& env, std::string* out) const { EvaluateInto(env, 0, segments_.size(), out); }
   std::string Evaluate(const Env& env) const {
     std::string result;
     EvaluateInto(env, &result);
@@ -55,12 +55,21 @@ class EvalString {
   // Literal text when there are no variables (fast path for paths).
   bool IsLiteral() const;
   // The text, if the string is exactly one literal segment.
-  bool AsSingleLiteral(std::string_view* text) const {
-    if (segments_.size() != 1 || segments_[0].is_variable) return false;
-    *text = segments_[0].view();
+  bool AsSingleLiteral(std::string_view* text) const { return AsSingleLiteral(0, segments_.size(), text); }
+  std::string LiteralText() const;
+
+  // Segments [begin, end) as a string of their own. A build line's paths
+  // are read back to back into one EvalString (ManifestParser::ReadPathList),
+  // so a 100k-path line costs a segment per path, not an EvalString each.
+  // (Paths are separated in the text, so one's text never merges into the
+  // next one's segment.)
+  size_t segment_count() const { return segments_.size(); }
+  bool AsSingleLiteral(size_t begin, size_t end, std::string_view* text) const {
+    if (end - begin != 1 || segments_[begin].is_variable) return false;
+    *text = segments_[begin].view();
     return true;
   }
-  std::string LiteralText() const;
+  void EvaluateInto(const Env& env, size_t begin, size_t end, std::string* out) const;
 
   // Copies every segment into `arena` so the string outlives the buffer.
   void Persist(Arena* arena);

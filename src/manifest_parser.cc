@@ -248,36 +248,47 @@ bool ManifestParser::EvaluatePath(const EvalString& eval, const Env& env, std::s
 size_t ManifestParser::EvaluateEdgePaths(const Edge* edge, size_t count) {
   // Paths see the edge's own bindings first, then the file scope.
   EdgeBindingEnv env(edge);
-  if (evaluated_paths_.size() < count) evaluated_paths_.resize(count);
   path_views_.resize(count);
   path_hashes_.resize(count);
+  evaluated_paths_.clear();
+  evaluated_offsets_.clear();
+  size_t evaluated = count;
   for (size_t i = 0; i < count; ++i) {
+    size_t begin = i == 0 ? 0 : scratch_path_ends_[i - 1];
+    size_t end = scratch_path_ends_[i];
     std::string_view path;
     // Most paths are literal and already canonical: use the manifest text.
-    if (!scratch_paths_[i].AsSingleLiteral(&path) || !IsCanonicalPath(path)) {
-      std::string& buffer = evaluated_paths_[i];
-      buffer.clear();
-      scratch_paths_[i].EvaluateInto(env, &buffer);
-      if (buffer.empty()) return i;  // "empty path", reported in order by the caller
-      CanonicalizePath(&buffer);
-      path = buffer;
+    if (!scratch_paths_.AsSingleLiteral(begin, end, &path) || !IsCanonicalPath(path)) {
+      scratch_path_.clear();
+      scratch_paths_.EvaluateInto(env, begin, end, &scratch_path_);
+      if (scratch_path_.empty()) {
+        evaluated = i;  // "empty path", reported in order by the caller
+        break;
+      }
+      CanonicalizePath(&scratch_path_);
+      evaluated_offsets_.emplace_back(i, evaluated_paths_.size());
+      evaluated_paths_.append(scratch_path_);
+      path = scratch_path_;  // for the hash; the view is set below
     }
     path_views_[i] = path;
     path_hashes_[i] = HashString(path);
     state_->PrefetchNode(path_hashes_[i]);
   }
-  return count;
+  // The buffer no longer moves: point the evaluated paths into it.
+  for (const auto& [index, offset] : evaluated_offsets_)
+    path_views_[index] = std::string_view(evaluated_paths_.data() + offset, path_views_[index].size());
+  return evaluated;
 }
 
 bool ManifestParser::ReadPathList(size_t* used, int* count, std::string* err) {
-  // Paths go into reused scratch EvalStrings: parsing an edge allocates
+  // Paths go into one reused scratch EvalString: parsing an edge allocates
   // nothing here once the scratch has grown.
   for (;;) {
-    if (*used == scratch_paths_.size()) scratch_paths_.emplace_back();
-    EvalString* path = &scratch_paths_[*used];
-    path->Clear();
-    if (!lexer_.ReadPath(path, err)) return false;
-    if (path->empty()) return true;
+    size_t segments_before = scratch_paths_.segment_count();
+    if (!lexer_.ReadPath(&scratch_paths_, err)) return false;
+    if (scratch_paths_.segment_count() == segments_before) return true;
+    scratch_path_ends_.resize(*used + 1);
+    scratch_path_ends_[*used] = scratch_paths_.segment_count();
     ++*used;
     ++*count;
   }
@@ -285,6 +296,7 @@ bool ManifestParser::ReadPathList(size_t* used, int* count, std::string* err) {
 
 bool ManifestParser::ParseEdge(std::string* err) {
   size_t used = 0;
+  scratch_paths_.Clear();
   int explicit_outs = 0, implicit_outs = 0;
   if (!ReadPathList(&used, &explicit_outs, err)) return false;
   if (lexer_.PeekToken(Lexer::PIPE) && !ReadPathList(&used, &implicit_outs, err)) return false;

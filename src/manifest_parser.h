@@ -56,8 +56,8 @@ class ManifestParser {
   bool ParseRule(std::string* err);
   bool ParseLet(std::string_view* key, EvalString* value, std::string* err);
   bool ParseEdge(std::string* err);
-  // Reads space-separated paths into scratch_paths_[*used...] until an
-  // empty one (the end of the list); counts them in *count.
+  // Reads space-separated paths into scratch_paths_ (path *used and on)
+  // until an empty one (the end of the list); counts them in *count.
   bool ReadPathList(size_t* used, int* count, std::string* err);
   bool ParseDefault(std::string* err);
   bool ExpectToken(Lexer::Token expected, std::string* err);
@@ -76,11 +76,17 @@ class ManifestParser {
   Lexer lexer_;
   std::deque<File> files_;  // outermost first
   std::unordered_map<std::string, int> open_counts_;  // canonical name -> times in files_
-  std::vector<EvalString> scratch_paths_;
+  // A build line's paths, back to back: path i is segments
+  // [scratch_path_ends_[i - 1], scratch_path_ends_[i]).
+  EvalString scratch_paths_;
+  std::vector<size_t> scratch_path_ends_;
   EvalString scratch_let_;
   std::vector<Edge::Binding> scratch_bindings_;
   std::string scratch_value_;
-  std::vector<std::string> evaluated_paths_;
+  // Paths that are not literal and canonical are evaluated into one buffer.
+  std::string scratch_path_;
+  std::string evaluated_paths_;
+  std::vector<std::pair<size_t, size_t>> evaluated_offsets_;  // (path index, offset)
   std::vector<std::string_view> path_views_;
   std::vector<uint64_t> path_hashes_;
 };

@@ -215,6 +215,38 @@ TEST(ManifestParserTest, PathsSplitBeforeExpansion) {
   EXPECT_EQ("g$h", Paths(state.edges()[0]->inputs));
 }
 
+TEST(ManifestParserTest, ManyMixedPathsKeepTheirOrderAndText) {
+  // Literal, evaluated and non-canonical paths alternate on long lines (the
+  // evaluated ones share one buffer that grows while the line is read), and
+  // a second edge reuses the scratch of a longer first one.
+  std::string manifest = "d = dir\nbuild out: phony";
+  std::string expected;
+  for (int i = 0; i < 3000; ++i) {
+    std::string n = std::to_string(i);
+    std::string path = i % 3 == 0 ? "lit" + n : i % 3 == 1 ? "$d/e" + n : "./x/../n" + n + "/";
+    manifest += " " + path;
+    expected += (i ? " " : "") + (i % 3 == 0 ? "lit" + n : i % 3 == 1 ? "dir/e" + n : "n" + n);
+  }
+  manifest += " | $d/imp || ord |@ $d/../val\nbuild out2 ${d}2: phony a $d\n";
+  State state;
+  ASSERT_TRUE(ParseManifest(&state, manifest));
+  ASSERT_EQ(2u, state.edges().size());
+  const Edge* edge = state.edges()[0];
+  EXPECT_EQ(expected + " dir/imp ord", Paths(edge->inputs));
+  EXPECT_EQ(1, edge->implicit_deps);
+  EXPECT_EQ(1, edge->order_only_deps);
+  EXPECT_EQ("val", Paths(edge->validations));
+  EXPECT_EQ("out2 dir2", Paths(state.edges()[1]->outputs));
+  EXPECT_EQ("a dir", Paths(state.edges()[1]->inputs));
+}
+
+TEST(ManifestParserErrorTest, EmptyPathAfterManyEvaluatedOnes) {
+  std::string manifest = "d = dir\nbuild out: phony";
+  for (int i = 0; i < 100; ++i) manifest += " $d/" + std::to_string(i);
+  manifest += " $empty x\n";
+  EXPECT_EQ("input:3: empty path\n", Error(manifest));
+}
+
 TEST(ManifestParserTest, PathContinuationJoinsLines) {
   State state;
   ASSERT_TRUE(ParseManifest(&state,
