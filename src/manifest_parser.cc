@@ -287,8 +287,7 @@ bool ManifestParser::ReadPathList(size_t* used, int* count, std::string* err) {
     size_t segments_before = scratch_paths_.segment_count();
     if (!lexer_.ReadPath(&scratch_paths_, err)) return false;
     if (scratch_paths_.segment_count() == segments_before) return true;
-    scratch_path_ends_.resize(*used + 1);
-    scratch_path_ends_[*used] = scratch_paths_.segment_count();
+    scratch_path_ends_.push_back(scratch_paths_.segment_count());
     ++*used;
     ++*count;
   }
@@ -297,6 +296,7 @@ bool ManifestParser::ReadPathList(size_t* used, int* count, std::string* err) {
 bool ManifestParser::ParseEdge(std::string* err) {
   size_t used = 0;
   scratch_paths_.Clear();
+  scratch_path_ends_.clear();
   int explicit_outs = 0, implicit_outs = 0;
   if (!ReadPathList(&used, &explicit_outs, err)) return false;
   if (lexer_.PeekToken(Lexer::PIPE) && !ReadPathList(&used, &implicit_outs, err)) return false;
