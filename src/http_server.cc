@@ -17,6 +17,7 @@
 
 #include <algorithm>
 
+#include "disk.h"
 #include "util.h"
 
 namespace ronin {
@@ -402,15 +403,6 @@ HttpServer::~HttpServer() {
 
 namespace {
 
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (tolower(static_cast<unsigned char>(a[i])) != tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  }
-  return true;
-}
-
 // `text` as a numeric IPv4 or IPv6 address.
 bool ParseNumericAddress(const std::string& text, int port, sockaddr_storage* address) {
   memset(address, 0, sizeof(*address));
@@ -430,15 +422,12 @@ bool ParseNumericAddress(const std::string& text, int port, sockaddr_storage* ad
 }
 
 // Lines of `path` are "address name alias..." with '#' comments.
+// Names match case-insensitively.
 void AppendHostsFileAddresses(const char* path, const std::string& name, int port,
                               std::vector<sockaddr_storage>* addresses) {
-  FILE* file = fopen(path, "re");
-  if (!file) return;
-  std::string contents;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), file)) > 0) contents.append(buffer, n);
-  fclose(file);
+  std::string contents, err;
+  if (RealDiskInterface().ReadFile(path, &contents, &err) != FileReader::Status::kOkay) return;
+  std::string lower_name = ToLower(name);
   size_t start = 0;
   while (start < contents.size()) {
     size_t end = contents.find('\n', start);
@@ -456,7 +445,7 @@ void AppendHostsFileAddresses(const char* path, const std::string& name, int por
     }
     for (size_t f = 1; f < fields.size(); ++f) {
       sockaddr_storage address;
-      if (EqualsIgnoringCase(fields[f], name) &&
+      if (ToLower(fields[f]) == lower_name &&
           ParseNumericAddress(std::string(fields[0]), port, &address)) {
         addresses->push_back(address);
         break;
@@ -483,7 +472,7 @@ bool ResolveListenAddresses(const std::string& host, int port, const char* hosts
     return true;
   }
   AppendHostsFileAddresses(hosts_file, host, port, addresses);
-  if (addresses->empty() && EqualsIgnoringCase(host, "localhost")) {
+  if (addresses->empty() && ToLower(host) == "localhost") {
     ParseNumericAddress("127.0.0.1", port, &address);
     addresses->push_back(address);
     ParseNumericAddress("::1", port, &address);

@@ -149,7 +149,7 @@ bool DependencyScan::ScanFrom(Node* root, std::vector<Node*>* validation_nodes, 
 
 bool DependencyScan::EnterEdge(Frame* frame, std::vector<Frame>* stack, std::string* err) {
   (void)err;
-  Edge* edge = frame->node->in_edge;
+  Edge* edge = frame->edge();
   edge->mark = Edge::Visit::kInStack;
   frame->phase = Frame::Phase::kAfterDyndep;
   edge->outputs_ready = true;
