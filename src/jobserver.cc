@@ -423,7 +423,7 @@ std::unique_ptr<Jobserver> StartJobserverClient(const BuildConfig& config, const
 
 std::unique_ptr<Jobserver> StartJobserverPool(const BuildConfig& config) {
   // -j 0 has no limit to share (make -j without a number has no jobserver either).
-  if (!config.jobserver_pool || config.dry_run || config.parallelism == INT_MAX) return nullptr;
+  if (!config.ronin.jobserver_pool || config.dry_run || config.parallelism == INT_MAX) return nullptr;
   std::string err;
   std::unique_ptr<Jobserver> pool = Jobserver::CreatePool(config.parallelism, &err);
   if (!pool) Warning("Could not create jobserver pool: %s", err.c_str());

@@ -9,10 +9,12 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "metrics.h"
 #include "ninja_main.h"
 #include "prefetch.h"
+#include "ronin_options.h"
 #include "manifest_parser.h"
 #include "tools.h"
 #include "util.h"
@@ -28,7 +30,9 @@ int GuessParallelism() {
   return processors + 2;
 }
 
-void Usage(const BuildConfig& config) {
+// The ronin block is shown when help was asked for; after a bad flag the
+// text is exactly Ninja's.
+void Usage(const BuildConfig& config, bool with_ronin_options) {
   fprintf(stderr,
           "usage: ninja [options] [targets...]\n"
           "\n"
@@ -50,8 +54,10 @@ void Usage(const BuildConfig& config) {
           "  -d MODE  enable debugging (use '-d list' to list modes)\n"
           "  -t TOOL  run a subtool (use '-t list' to list subtools)\n"
           "    terminates toplevel options; further flags are passed to the tool\n"
-          "  -w FLAG  adjust warnings (use '-w list' to list warnings)\n",
-          kNinjaVersion, config.parallelism);
+          "  -w FLAG  adjust warnings (use '-w list' to list warnings)\n"
+          "%s",
+          kNinjaVersion, config.parallelism,
+          with_ronin_options ? RoninOptionsUsage().c_str() : "");
 }
 
 // -d MODE. False to exit (list, or an unknown mode).
@@ -124,82 +130,166 @@ bool WarningEnable(const std::string& name, Options* options) {
   return false;
 }
 
+// Where a flag came from: RONIN_FLAGS takes options only (no targets, and
+// none of -C, -f, -t, -h that change what is built or end option parsing),
+// and its errors say so.
+enum class FlagSource { kCommandLine, kEnvironment };
+
+// Ninja's long options, then one per ronin option (ronin_options.h), whose
+// getopt value is kFirstRoninOption + its index in the table.
+enum { kOptVersion = 1, kOptQuiet = 2, kFirstRoninOption = 1000 };
+std::vector<option> LongOptions() {
+  std::vector<option> options = {{"help", no_argument, nullptr, 'h'},
+                                 {"version", no_argument, nullptr, kOptVersion},
+                                 {"verbose", no_argument, nullptr, 'v'},
+                                 {"quiet", no_argument, nullptr, kOptQuiet}};
+  const std::vector<RoninOptionSpec>& table = RoninOptionTable();
+  for (size_t i = 0; i < table.size(); ++i) {
+    int has_arg = !table[i].value_name ? no_argument
+                  : table[i].value_optional ? optional_argument
+                                            : required_argument;
+    options.push_back({table[i].name, has_arg, nullptr, kFirstRoninOption + static_cast<int>(i)});
+  }
+  options.push_back({nullptr, 0, nullptr, 0});
+  return options;
+}
+
+// A bad flag: Ninja's own message on the command line; in RONIN_FLAGS a
+// "ninja: error: RONIN_FLAGS: ..." naming the variable.
+int BadFlag(FlagSource source, const std::string& message) {
+  if (source == FlagSource::kEnvironment) {
+    Error("RONIN_FLAGS: %s", message.c_str());
+    return 1;
+  }
+  Fatal("%s", message.c_str());
+}
+
+int ApplyRoninOption(int index, FlagSource source, BuildConfig* config) {
+  const RoninOptionSpec& spec = RoninOptionTable()[index];
+  std::string err;
+  if (spec.apply(optarg, config, &err)) return -1;
+  std::string message = std::string("--") + spec.name;
+  if (optarg) message += std::string("=") + optarg;
+  message += ": " + err;
+  if (source == FlagSource::kEnvironment) {
+    Error("RONIN_FLAGS: %s", message.c_str());
+  } else {
+    Error("%s", message.c_str());
+  }
+  return 1;
+}
+
+// One option. Returns an exit code, or -1 to go on.
+int ApplyFlag(int opt, FlagSource source, Options* options, BuildConfig* config, bool* need_guess) {
+  if (source == FlagSource::kEnvironment && strchr("fCth", opt))
+    return BadFlag(source, std::string("-") + static_cast<char>(opt) + " is not accepted here");
+  switch (opt) {
+    case 'd':
+      return DebugEnable(optarg, config) ? -1 : 1;
+    case 'f':
+      options->input_file = optarg;
+      return -1;
+    case 'j': {
+      char* end;
+      long value = strtol(optarg, &end, 10);
+      if (*end != 0 || value < 0) return BadFlag(source, "invalid -j parameter");
+      // -j0: as good as unlimited.
+      config->parallelism = value > 0 ? static_cast<int>(std::min<long>(value, INT_MAX)) : INT_MAX;
+      config->parallelism_from_cmdline = true;
+      *need_guess = false;
+      return -1;
+    }
+    case 'k': {
+      char* end;
+      long value = strtol(optarg, &end, 10);
+      if (*end != 0) return BadFlag(source, "-k parameter not numeric; did you mean -k 0?");
+      config->failures_allowed = value > 0 ? static_cast<int>(std::min<long>(value, INT_MAX)) : INT_MAX;
+      return -1;
+    }
+    case 'l': {
+      char* end;
+      double value = strtod(optarg, &end);
+      if (end == optarg) return BadFlag(source, "-l parameter not numeric: did you mean -l 0.0?");
+      config->max_load_average = value;
+      return -1;
+    }
+    case 'n':
+      config->dry_run = true;
+      return -1;
+    case 't':
+      options->tool = ChooseTool(optarg);
+      return options->tool ? -1 : 0;
+    case 'v':
+      config->verbosity = BuildConfig::Verbosity::kVerbose;
+      return -1;
+    case kOptQuiet:
+      config->verbosity = BuildConfig::Verbosity::kNoStatusUpdate;
+      return -1;
+    case 'w':
+      return WarningEnable(optarg, options) ? -1 : 1;
+    case 'C':
+      options->working_dir = optarg;
+      return -1;
+    case kOptVersion:
+      printf("%s\n", kNinjaVersion);
+      return 0;
+  }
+  if (opt >= kFirstRoninOption) return ApplyRoninOption(opt - kFirstRoninOption, source, config);
+  if (source == FlagSource::kEnvironment) return BadFlag(source, "unknown option");
+  if (*need_guess) config->parallelism = GuessParallelism();
+  Usage(*config, opt == 'h');
+  return 1;
+}
+
+const char kShortOptions[] = "d:f:j:k:l:nt:vw:C:h";
+
+// RONIN_FLAGS: the same options, read before the command line so that the
+// command line wins. Returns an exit code, or -1 to go on.
+int ReadEnvironmentFlags(Options* options, BuildConfig* config, bool* need_guess) {
+  const char* text = getenv("RONIN_FLAGS");
+  if (!text) return -1;
+  std::vector<std::string> words = SplitFlagWords(text);
+  if (words.empty()) return -1;
+  std::vector<char*> args = {const_cast<char*>("ninja")};
+  for (std::string& word : words) args.push_back(&word[0]);
+  args.push_back(nullptr);
+  int count = static_cast<int>(args.size()) - 1;
+  std::vector<option> long_options = LongOptions();
+  // "+": stop at the first word that is not an option instead of
+  // permuting, so that a stray word is reported, not silently skipped.
+  std::string short_options = std::string("+:") + kShortOptions;
+  optind = 0;  // glibc: a full re-initialisation before each scan
+  opterr = 0;  // our own messages, naming RONIN_FLAGS
+  int opt;
+  while ((opt = getopt_long(count, args.data(), short_options.c_str(), long_options.data(), nullptr)) !=
+         -1) {
+    if (opt == '?' || opt == ':') {
+      const char* word = args[optind - 1];
+      std::string what = opt == ':' ? "missing value for '" : "unknown option '";
+      return BadFlag(FlagSource::kEnvironment, what + word + "'");
+    }
+    int exit_code = ApplyFlag(opt, FlagSource::kEnvironment, options, config, need_guess);
+    if (exit_code >= 0) return exit_code;
+  }
+  if (optind < count)
+    return BadFlag(FlagSource::kEnvironment,
+                   std::string("unexpected argument '") + args[optind] + "' (options only)");
+  optind = 0;
+  opterr = 1;
+  return -1;
+}
+
 // Parses flags; returns an exit code, or -1 to go on.
 int ReadFlags(int* argc, char*** argv, Options* options, BuildConfig* config) {
   bool need_guess = true;
-  enum { kOptVersion = 1, kOptQuiet = 2, kOptJobserverPool = 3 };
-  const option kLongOptions[] = {{"help", no_argument, nullptr, 'h'},
-                                 {"version", no_argument, nullptr, kOptVersion},
-                                 {"verbose", no_argument, nullptr, 'v'},
-                                 {"quiet", no_argument, nullptr, kOptQuiet},
-                                 // ronin only (doc/manual.md); not in -h, which stays Ninja's.
-                                 {"jobserver-pool", no_argument, nullptr, kOptJobserverPool},
-                                 {nullptr, 0, nullptr, 0}};
+  int exit_code = ReadEnvironmentFlags(options, config, &need_guess);
+  if (exit_code >= 0) return exit_code;
+  std::vector<option> long_options = LongOptions();
   int opt;
   while (!options->tool &&
-         (opt = getopt_long(*argc, *argv, "d:f:j:k:l:nt:vw:C:h", kLongOptions, nullptr)) != -1) {
-    switch (opt) {
-      case 'd':
-        if (!DebugEnable(optarg, config)) return 1;
-        break;
-      case 'f':
-        options->input_file = optarg;
-        break;
-      case 'j': {
-        char* end;
-        long value = strtol(optarg, &end, 10);
-        if (*end != 0 || value < 0) Fatal("invalid -j parameter");
-        // -j0: as good as unlimited.
-        config->parallelism = value > 0 ? static_cast<int>(std::min<long>(value, INT_MAX)) : INT_MAX;
-        config->parallelism_from_cmdline = true;
-        need_guess = false;
-        break;
-      }
-      case 'k': {
-        char* end;
-        long value = strtol(optarg, &end, 10);
-        if (*end != 0) Fatal("-k parameter not numeric; did you mean -k 0?");
-        config->failures_allowed = value > 0 ? static_cast<int>(std::min<long>(value, INT_MAX)) : INT_MAX;
-        break;
-      }
-      case 'l': {
-        char* end;
-        double value = strtod(optarg, &end);
-        if (end == optarg) Fatal("-l parameter not numeric: did you mean -l 0.0?");
-        config->max_load_average = value;
-        break;
-      }
-      case 'n':
-        config->dry_run = true;
-        break;
-      case 't':
-        options->tool = ChooseTool(optarg);
-        if (!options->tool) return 0;
-        break;
-      case 'v':
-        config->verbosity = BuildConfig::Verbosity::kVerbose;
-        break;
-      case kOptQuiet:
-        config->verbosity = BuildConfig::Verbosity::kNoStatusUpdate;
-        break;
-      case 'w':
-        if (!WarningEnable(optarg, options)) return 1;
-        break;
-      case 'C':
-        options->working_dir = optarg;
-        break;
-      case kOptJobserverPool:
-        config->jobserver_pool = true;
-        break;
-      case kOptVersion:
-        printf("%s\n", kNinjaVersion);
-        return 0;
-      case 'h':
-      default:
-        if (need_guess) config->parallelism = GuessParallelism();
-        Usage(*config);
-        return 1;
-    }
+         (opt = getopt_long(*argc, *argv, kShortOptions, long_options.data(), nullptr)) != -1) {
+    exit_code = ApplyFlag(opt, FlagSource::kCommandLine, options, config, &need_guess);
+    if (exit_code >= 0) return exit_code;
   }
   if (need_guess) config->parallelism = GuessParallelism();
   *argv += optind;

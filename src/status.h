@@ -9,6 +9,7 @@
 #include <string>
 
 #include "line_printer.h"
+#include "ronin_options.h"
 #include "subprocess.h"
 
 namespace ronin {
@@ -22,12 +23,12 @@ struct BuildConfig {
   bool dry_run = false;
   int parallelism = 1;
   bool parallelism_from_cmdline = false;
-  bool jobserver_pool = false;  // --jobserver-pool (jobserver.h)
   int failures_allowed = 1;
   double max_load_average = -0.0;  // <= 0: no limit
   bool keep_depfile = false;
   bool keep_rsp = false;
   bool explain = false;
+  RoninOptions ronin;  // ronin's own options (ronin_options.h)
 };
 
 class Status {

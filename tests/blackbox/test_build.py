@@ -16,7 +16,7 @@ import time
 import unittest
 
 import harness
-from harness import NinjaTestCase, base_env
+from harness import NinjaTestCase, RONIN_USAGE_RE, base_env, strip_ronin_usage
 
 # Sources get this (old) mtime so that freshly built outputs are always newer
 # and "newer input" can be simulated without writing timestamps in the future.
@@ -238,11 +238,19 @@ class TestFlags(BuildTestCase):
     def test_version_after_other_flags(self):
         self.assertNinja(["-d", "explain", "--version"], 0, "1.13.2\n")
 
+    def assertUsage(self, *args):
+        r = self.ninja(*args)
+        self.assertEqual((r.returncode, r.stdout), (1, ""))
+        # Ninja's text, then the block of ronin's own options (test_ronin_flags.py).
+        self.assertEqual(strip_ronin_usage(r.stderr), usage_text())
+        self.assertRegex(r.stderr, RONIN_USAGE_RE)
+        self.assertTrue(r.stderr.endswith("\n"))
+
     def test_help_short(self):
-        self.assertNinja(["-h"], 1, "", usage_text())
+        self.assertUsage("-h")
 
     def test_help_long(self):
-        self.assertNinja(["--help"], 1, "", usage_text())
+        self.assertUsage("--help")
 
     def test_help_reports_default_jobs(self):
         r = self.ninja("-h")

@@ -531,7 +531,7 @@ TEST(JobserverClientTest, AcceptsMakesPipe) {
 TEST(JobserverClientTest, NoPoolWithoutTheFlagOrWithoutCommands) {
   BuildConfig config = Config();
   EXPECT_FALSE(StartJobserverPool(config));
-  config.jobserver_pool = true;
+  config.ronin.jobserver_pool = true;
   config.dry_run = true;
   EXPECT_FALSE(StartJobserverPool(config));
   config.dry_run = false;

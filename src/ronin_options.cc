@@ -1,0 +1,80 @@
+// The table of ronin's own options (ronin_options.h).
+#include "ronin_options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "status.h"
+
+namespace ronin {
+namespace {
+
+bool ApplyJobserverPool(const char*, BuildConfig* config, std::string*) {
+  config->ronin.jobserver_pool = true;
+  return true;
+}
+
+}  // namespace
+
+const std::vector<RoninOptionSpec>& RoninOptionTable() {
+  static const std::vector<RoninOptionSpec> table = {
+      {"jobserver-pool", nullptr, false, "be a GNU make jobserver for the commands (-j slots)",
+       ApplyJobserverPool},
+  };
+  return table;
+}
+
+std::string RoninOptionsUsage() {
+  std::string text = "\nronin options (also read from the RONIN_FLAGS environment variable):\n";
+  for (const RoninOptionSpec& spec : RoninOptionTable()) {
+    std::string usage = std::string("  --") + spec.name;
+    if (spec.value_name) {
+      usage += spec.value_optional ? "[=" : "=";
+      usage += spec.value_name;
+      if (spec.value_optional) usage += "]";
+    }
+    const size_t kColumn = 28;
+    usage.append(usage.size() < kColumn ? kColumn - usage.size() : 1, ' ');
+    text += usage + spec.help + "\n";
+  }
+  return text;
+}
+
+bool ParseSize(const char* text, int64_t* bytes) {
+  if (!isdigit(static_cast<unsigned char>(*text))) return false;
+  errno = 0;
+  char* end;
+  unsigned long long value = strtoull(text, &end, 10);
+  if (errno == ERANGE) return false;
+  int shift = 0;
+  switch (toupper(static_cast<unsigned char>(*end))) {
+    case 0: break;
+    case 'K': shift = 10; break;
+    case 'M': shift = 20; break;
+    case 'G': shift = 30; break;
+    default: return false;
+  }
+  if (*end && end[1] && !(toupper(static_cast<unsigned char>(end[1])) == 'B' && !end[2]))
+    return false;  // "4G" and "4GB" but nothing else after the suffix
+  if (value > (static_cast<unsigned long long>(INT64_MAX) >> shift)) return false;
+  *bytes = static_cast<int64_t>(value << shift);
+  return true;
+}
+
+std::vector<std::string> SplitFlagWords(const char* text) {
+  std::vector<std::string> words;
+  std::string word;
+  for (const char* p = text;; ++p) {
+    if (*p == 0 || isspace(static_cast<unsigned char>(*p))) {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+      if (*p == 0) break;
+    } else {
+      word += *p;
+    }
+  }
+  return words;
+}
+
+}  // namespace ronin
