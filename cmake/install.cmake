@@ -38,8 +38,10 @@ set(CPACK_PACKAGE_NAME ronin)
 set(CPACK_PACKAGE_VENDOR ronin)
 set(CPACK_PACKAGE_CONTACT "ronin developers <ronin@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "small build system with a focus on speed (drop-in Ninja)")
-set(CPACK_PACKAGE_DESCRIPTION
-    "ronin is a from-scratch replacement for the Ninja build tool: its binary, ninja, reads the same manifests, takes the same options and writes the same logs as Ninja ${RONIN_NINJA_VERSION}, so CMake, Meson and GN keep working.")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "small build system with a focus on speed (drop-in Ninja)
+ronin is a from-scratch replacement for the Ninja build tool: its binary,
+ninja, reads the same manifests, takes the same options and writes the
+same logs as Ninja ${RONIN_NINJA_VERSION}, so CMake, Meson and GN keep working.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # ronin_<version>_<arch>.deb
