@@ -50,7 +50,9 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_PROVIDES "ninja-build (= ${RONIN_NINJA_VERSION})")
 set(CPACK_DEBIAN_PACKAGE_CONFLICTS ninja-build)
 set(CPACK_DEBIAN_PACKAGE_REPLACES ninja-build)
-# Depends from what the binary links (dpkg-shlibdeps): nothing for the
-# static binary, the C and C++ libraries otherwise.
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Depends: nothing for the static binary; otherwise what it links, as
+# dpkg-shlibdeps (dpkg-dev) finds it.
+if(NOT RONIN_STATIC_BINARY)
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+endif()
 include(CPack)
