@@ -107,6 +107,21 @@ class InstallTreeTest(unittest.TestCase):
         out = harness.run(self.installed("bin/ninja"), ["--version"], cwd="/")
         self.assertEqual((out.returncode, out.stdout), (0, "1.13.2\n"))
 
+    def test_bash_completion_finds_the_installed_script(self):
+        loader = "/usr/share/bash-completion/bash_completion"
+        if not os.path.isfile(loader):
+            self.skipTest("SKIPPED: bash-completion not installed (apt-get install bash-completion)")
+        # bash-completion looks for completions/<command> under each
+        # $XDG_DATA_DIRS entry, and loads it on the first Tab.
+        script = ('source %s; __load_completion ninja && complete -p ninja; '
+                  'COMP_WORDS=(ninja -t comp); COMP_CWORD=2; _ninja; echo "${COMPREPLY[@]}"' % loader)
+        out = subprocess.run(["bash", "--norc", "-c", script], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, cwd=self.prefix,
+                             env=dict(os.environ, XDG_DATA_DIRS=self.installed("share"),
+                                      PATH=self.installed("bin") + ":" + os.environ["PATH"]))
+        self.assertEqual(out.stdout.decode(), "complete -F _ninja ninja\ncompdb compdb-targets\n",
+                         out.stderr.decode())
+
     def test_man_page_is_lint_clean(self):
         require(self, "mandoc", "mandoc")
         page = self.installed("share/man/man1/ninja.1")
