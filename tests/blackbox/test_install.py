@@ -148,6 +148,21 @@ class InstallTreeTest(unittest.TestCase):
             self.assertRegex(text, r"\n       %s\b" % re.escape(tool))
 
 
+FAKE_RONIN_OPTIONS = ("  --cache-size=SIZE         limit the cache; 4G or 512M\n"
+                      "  --trace[=FILE]            write a trace (default .ninja_trace)\n"
+                      "  --dots                    a \\ backslash and 'quotes'\n")
+
+
+def write_fake_ninja(path):
+    """A ninja whose -h lists ronin options that take values; anything else
+    goes to the real binary."""
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\nif [ \"$1\" = -h ]; then\n  cat >&2 <<'EOF'\nusage: ninja [options]\n\n"
+                "ronin options (also read from the RONIN_FLAGS environment variable):\n"
+                + FAKE_RONIN_OPTIONS + "EOF\n  exit 1\nfi\nexec %s \"$@\"\n" % harness.NINJA)
+    os.chmod(path, 0o755)
+
+
 class ManPageGeneratorTest(unittest.TestCase):
     """cmake/man-page.cmake on a stand-in ninja whose -h lists awkward options."""
 
@@ -155,13 +170,7 @@ class ManPageGeneratorTest(unittest.TestCase):
         require(self, "mandoc", "mandoc")
         with tempfile.TemporaryDirectory() as tmp:
             fake = os.path.join(tmp, "ninja")
-            with open(fake, "w") as f:
-                f.write("#!/bin/sh\ncat >&2 <<'EOF'\nusage: ninja [options]\n\n"
-                        "ronin options (also read from the RONIN_FLAGS environment variable):\n"
-                        "  --cache-size=SIZE         limit the cache; 4G or 512M\n"
-                        "  --trace[=FILE]            write a trace (default .ninja_trace)\n"
-                        "  --dots                    a \\ backslash and 'quotes'\nEOF\nexit 1\n")
-            os.chmod(fake, 0o755)
+            write_fake_ninja(fake)
             page = os.path.join(tmp, "ninja.1")
             check_output(["cmake", "-DNINJA=" + fake,
                           "-DINPUT=" + os.path.join(harness.REPO, "doc", "ninja.1.in"),
@@ -301,6 +310,10 @@ class CompletionCase(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
+    def use_fake_ninja(self):
+        os.unlink(os.path.join(self.bin, "ninja"))
+        write_fake_ninja(os.path.join(self.bin, "ninja"))
+
 
 class BashCompletionTest(CompletionCase):
     SCRIPT = os.path.join(harness.REPO, "misc", "completion", "ninja.bash")
@@ -331,6 +344,11 @@ class BashCompletionTest(CompletionCase):
         self.assertGreater(len(ronin_options(harness.NINJA)), 0)
         for option in ronin_options(harness.NINJA):
             self.assertIn(option, [o.rstrip("=") for o in self.complete("--")])
+
+    def test_long_options_that_take_values(self):
+        self.use_fake_ninja()
+        self.assertEqual(self.complete("--"), ["--cache-size=", "--dots", "--trace"])
+        self.assertEqual(self.complete("-t", "comp"), ["compdb", "compdb-targets"])
 
     def test_targets_of_the_manifest_chosen_by_dash_c(self):
         self.assertEqual(self.complete("-C", "proj", ""),
@@ -426,6 +444,14 @@ class ZshCompletionTest(CompletionCase):
             self.assertRegex(shown, r"\n%s\b" % re.escape(option))
         for option in ronin_options(harness.NINJA):
             self.assertRegex(shown, r"\n%s +-- \S" % re.escape(option))
+
+    def test_long_options_that_take_values(self):
+        self.use_fake_ninja()
+        shown = self.zsh.complete("ninja --")
+        self.assertRegex(shown, r"\n--cache-size +-- limit the cache; 4G or 512M")
+        self.assertRegex(shown, r"\n--trace +-- write a trace \(default \.ninja_trace\)")
+        self.assertRegex(shown, r"\n--dots +-- a \\ backslash and 'quotes'")
+        self.assertIn("ninja --cache-size=", self.zsh.complete("ninja --ca"))
 
     def test_targets_of_the_manifest_chosen_by_dash_c(self):
         shown = self.zsh.complete("ninja -C proj ")
