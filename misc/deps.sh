@@ -21,7 +21,8 @@ deps_missing() {
 deps_install_command() {
   sudo=
   [ "$(id -u)" = 0 ] || sudo="sudo "
-  echo "${sudo}apt-get update && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $*"
+  echo "${sudo}apt-get update &&" \
+    "${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $*"
 }
 
 deps_install() {
