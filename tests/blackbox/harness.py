@@ -9,10 +9,13 @@ binary is not installed.
 Environment:
   NINJA       binary under test (default: <repo>/build/ninja)
   REF_NINJA   reference ninja 1.13.2 (default: misc/reference-ninja.sh's cache)
+  CI          when set (and not "false" or 0), a skipped test fails instead:
+              in CI every tool the tests use is installed (misc/packages.txt)
 """
 
 import os
 import pty
+import sys
 import re
 import select
 import shutil
@@ -50,6 +53,31 @@ def _find_reference():
     return None
 
 
+# A skip whose reason starts with this is allowed under CI as well: the
+# machine cannot do it whatever is installed (no root, no mount permission).
+SKIP_NO_PRIVILEGE = "needs privileges: "
+
+
+def _fail_skips_under_ci():
+    """Under CI a skip hides a missing tool: it is made a failure that names
+    the skip's reason (which says what to install)."""
+    ci = os.environ.get("CI", "")
+    if ci in ("", "0", "false"):
+        return
+
+    def add_skip(result, test, reason):
+        if reason.startswith(SKIP_NO_PRIVILEGE):
+            return skip(result, test, reason)
+        try:
+            raise AssertionError("skipped under CI=%s, where nothing may skip: %s" % (ci, reason))
+        except AssertionError:
+            result.addFailure(test, sys.exc_info())
+
+    skip = unittest.TextTestResult.addSkip
+    unittest.TextTestResult.addSkip = add_skip
+
+
+_fail_skips_under_ci()
 NINJA = _find_ours()
 REF_NINJA = _find_reference()
 SKIP_NO_REF = "reference ninja 1.13.2 not installed (run misc/reference-ninja.sh or set REF_NINJA)"

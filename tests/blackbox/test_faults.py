@@ -296,7 +296,8 @@ class FaultCase(unittest.TestCase):
         r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%s" % size, "tmpfs", path],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         if r.returncode != 0:
-            self.skipTest("cannot mount a tmpfs (%s): %s" % (size, r.stdout.decode().strip()))
+            self.skipTest(harness.SKIP_NO_PRIVILEGE + "cannot mount a tmpfs (%s): %s"
+                          % (size, r.stdout.decode().strip()))
         self.addCleanup(subprocess.run, ["umount", "-l", path], stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL)
 
@@ -1110,7 +1111,7 @@ class EnvironmentFaultTests(FaultCase):
     def as_nobody(self):
         """Binaries nobody can run, and trees nobody can enter; skips unless root."""
         if os.geteuid() != 0:
-            self.skipTest("needs root to run ninja as user nobody")
+            self.skipTest(harness.SKIP_NO_PRIVILEGE + "root, to run ninja as user nobody")
         for name in self.binaries:
             self.binaries[name] = world_executable(self.binaries[name])
         return limits(user=NOBODY)

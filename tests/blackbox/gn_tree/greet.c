@@ -1,0 +1,2 @@
+#include <stdio.h>
+void greet(const char* name) { printf("hello, %s\n", name); }

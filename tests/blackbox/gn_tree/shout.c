@@ -1,0 +1,2 @@
+#include <stdio.h>
+void shout(const char* word) { printf("%s!\n", word); }
