@@ -164,19 +164,13 @@ bool Builder::AddTarget(Node* target, std::string* err) {
 
 void Builder::OnEdgeAddedToPlan(const Edge* edge) {
   // The previous duration feeds the time prediction (%E, %W, %P).
-  if (edge->prev_elapsed_time_millis == -1 && scan_.build_log()) {
-    for (const Node* output : edge->outputs) {
-      if (const BuildLog::Entry* entry = scan_.build_log()->Lookup(output->path)) {
-        const_cast<Edge*>(edge)->prev_elapsed_time_millis = entry->end_time - entry->start_time;
-        break;
-      }
-    }
-  }
+  if (edge->prev_elapsed_time_millis == -1)
+    const_cast<Edge*>(edge)->prev_elapsed_time_millis = LastDurationMillis(edge, scan_.build_log());
   status_->EdgeAddedToPlan(edge);
 }
 
 ExitStatus Builder::Build(std::string* err) {
-  plan_.PrepareQueue();
+  plan_.PrepareQueue(DurationModel(plan_.edges(), scan_.build_log()));
   int pending_commands = 0;
   int failures_allowed = config_.failures_allowed;
   ExitStatus last_failure = kExitSuccess;
