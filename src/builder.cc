@@ -42,7 +42,8 @@ class DryRunCommandRunner : public CommandRunner {
 
 class RealCommandRunner : public CommandRunner {
  public:
-  RealCommandRunner(const BuildConfig& config, Jobserver* jobserver) : config_(config), jobserver_(jobserver) {}
+  RealCommandRunner(const BuildConfig& config, Jobserver* jobserver, Status* status)
+      : config_(config), jobserver_(jobserver), status_(status) {}
   ~RealCommandRunner() override {
     // Tokens go back only once our jobs are gone.
     subprocs_.Clear();
@@ -97,6 +98,7 @@ class RealCommandRunner : public CommandRunner {
       }
       subprocess = subprocs_.NextFinished();
       if (!subprocess && token_ready) return true;
+      if (status_->WantsRunningOutput()) ReportRunningOutput();
     }
     result->status = subprocess->Finish();
     if (jobserver_) jobserver_->JobFinished();  // whatever the outcome
@@ -119,8 +121,14 @@ class RealCommandRunner : public CommandRunner {
   }
 
  private:
+  // For a view of running jobs (live_status.h): what each has printed so far.
+  void ReportRunningOutput() {
+    for (const auto& entry : edges_) status_->BuildEdgeOutputSoFar(entry.second, entry.first->output());
+  }
+
   const BuildConfig& config_;
   Jobserver* jobserver_;             // null: -j is the limit
+  Status* status_;
   mutable bool want_token_ = false;  // CanRunMore found no token free
   SubprocessSet subprocs_;
   std::map<const Subprocess*, Edge*> edges_;
@@ -179,7 +187,7 @@ ExitStatus Builder::Build(std::string* err) {
     if (config_.dry_run)
       runner_.reset(new DryRunCommandRunner);
     else
-      runner_.reset(new RealCommandRunner(config_, jobserver_));
+      runner_.reset(new RealCommandRunner(config_, jobserver_, status_));
   }
   status_->BuildStarted();
 

@@ -17,6 +17,12 @@ struct BuildConfig;
 struct RoninOptions {
   // --jobserver-pool: be a GNU make jobserver for the commands (jobserver.h).
   bool jobserver_pool = false;
+  // --keep-free-memory=SIZE: start no job that would take the machine's
+  // available memory below SIZE bytes (memory_admission.h); 0 = off.
+  int64_t keep_free_memory = 0;
+  // --progress=live: a live view of the running jobs (live_status.h).
+  enum class Progress { kClassic, kLive };
+  Progress progress = Progress::kClassic;
 };
 
 // One ronin option: its name (without "--"), the name of its value for -h
