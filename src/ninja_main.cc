@@ -95,6 +95,19 @@ bool NinjaMain::OpenDepsLog(bool recompact_only) {
   return true;
 }
 
+bool NinjaMain::OpenStateFile() {
+  if (!StateFileWanted(config_)) return true;
+  std::string path = StateFilePath();
+  std::string err;
+  if (!state_file_.Load(path, &err)) {
+    Error("loading %s: %s", path.c_str(), err.c_str());
+    return false;
+  }
+  if (!err.empty()) Warning("%s: %s", path.c_str(), err.c_str());
+  if (config_.dry_run) state_file_.DisableWrites();
+  return true;
+}
+
 bool NinjaMain::IsPathDead(std::string_view path) const {
   const Node* node = state_.LookupNode(path);
   if (node && node->in_edge) return false;

@@ -12,6 +12,7 @@
 #include "disk.h"
 #include "explain.h"
 #include "state.h"
+#include "state_file.h"
 #include "status.h"
 
 namespace ronin {
@@ -36,6 +37,9 @@ class NinjaMain : public BuildLogUser {
   // recompacts them, for -t recompact).
   bool OpenBuildLog(bool recompact_only = false);
   bool OpenDepsLog(bool recompact_only = false);
+  // Loads .ronin_state when a ronin option needs it (StateFileWanted);
+  // called after OpenBuildLog, which takes the build directory's lock.
+  bool OpenStateFile();
 
   // Builds the manifest if it is a target and out of date. True if it was
   // rebuilt (the caller then reloads); false with *err on failure.
@@ -53,6 +57,7 @@ class NinjaMain : public BuildLogUser {
 
   std::string BuildLogPath() const { return LogPath(".ninja_log"); }
   std::string DepsLogPath() const { return LogPath(".ninja_deps"); }
+  std::string StateFilePath() const { return LogPath(".ronin_state"); }
 
   const char* ninja_command_;
   const BuildConfig& config_;
@@ -60,6 +65,7 @@ class NinjaMain : public BuildLogUser {
   RealDiskInterface disk_;
   BuildLog build_log_;
   DepsLog deps_log_;
+  StateFile state_file_;  // loaded only when StateFileWanted(config_)
   Explanations explanations_;
   std::string build_dir_;
   int64_t start_time_millis_;

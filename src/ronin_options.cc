@@ -15,12 +15,19 @@ bool ApplyJobserverPool(const char*, BuildConfig* config, std::string*) {
   return true;
 }
 
+bool ApplyContentHash(const char*, BuildConfig* config, std::string*) {
+  config->ronin.content_hash = true;
+  return true;
+}
+
 }  // namespace
 
 const std::vector<RoninOptionSpec>& RoninOptionTable() {
   static const std::vector<RoninOptionSpec> table = {
       {"jobserver-pool", nullptr, false, "be a GNU make jobserver for the commands (-j slots)",
        ApplyJobserverPool},
+      {"content-hash", nullptr, false, "skip commands whose inputs changed mtime but not content",
+       ApplyContentHash},
   };
   return table;
 }
