@@ -4,10 +4,12 @@
 #ifndef RONIN_NINJA_MAIN_H_
 #define RONIN_NINJA_MAIN_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "build_log.h"
+#include "content_hash_store.h"
 #include "deps_log.h"
 #include "disk.h"
 #include "explain.h"
@@ -66,6 +68,7 @@ class NinjaMain : public BuildLogUser {
   BuildLog build_log_;
   DepsLog deps_log_;
   StateFile state_file_;  // loaded only when StateFileWanted(config_)
+  std::unique_ptr<ContentHashStore> content_store_;  // --content-hash
   Explanations explanations_;
   std::string build_dir_;
   int64_t start_time_millis_;
