@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "build_log.h"
+#include "content_hash_store.h"
 #include "depfile_parser.h"
 #include "deps_log.h"
 #include "disk.h"
@@ -340,6 +341,12 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
       }
     }
     if (node_cleaned) record_mtime = start_stamp;
+    // Early cutoff: an output rewritten with the same content is as good
+    // as one a restat command left alone.
+    if (content_) {
+      for (Node* output : content_->UnchangedOutputs(edge))
+        if (!plan_.CleanNode(&scan_, output, err)) return false;
+    }
   }
 
   if (!plan_.EdgeFinished(edge, Plan::EdgeResult::kSucceeded, err)) return false;
@@ -364,6 +371,7 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
       }
     }
   }
+  if (content_ && !config_.dry_run) content_->RecordRun(edge, deps_nodes, start_stamp);
   return true;
 }
 

@@ -18,6 +18,7 @@
 namespace ronin {
 
 class BuildLog;
+class ContentHashStore;
 class DepsLog;
 class DiskInterface;
 class State;
@@ -56,6 +57,12 @@ class Builder : public PlanDelegate {
 
   void SetJobserver(Jobserver* jobserver) { jobserver_ = jobserver; }
   void SetCommandRunner(std::unique_ptr<CommandRunner> runner) { runner_ = std::move(runner); }
+  // --content-hash: the scan checks content, finished commands are recorded
+  // and cut off early when their outputs did not change (null: off).
+  void SetContentHashStore(ContentHashStore* store) {
+    content_ = store;
+    scan_.set_content_store(store);
+  }
 
   // PlanDelegate:
   void OnEdgeAddedToPlan(const Edge* edge) override;
@@ -82,6 +89,7 @@ class Builder : public PlanDelegate {
   DepsLog* deps_log_;
   std::unique_ptr<CommandRunner> runner_;
   Jobserver* jobserver_ = nullptr;
+  ContentHashStore* content_ = nullptr;
   struct RunningEdge {
     int64_t start_millis = 0;   // since the build started, for the log and status
     TimeStamp start_stamp = 0;  // the lock file's mtime at the start (0 if unknown)

@@ -363,7 +363,7 @@ int RealMain(int argc, char** argv) {
     if (prefetcher) prefetcher->ParsingDone();
 
     if (!ninja->EnsureBuildDirExists()) return 1;
-    if (!ninja->OpenBuildLog() || !ninja->OpenDepsLog()) return 1;
+    if (!ninja->OpenBuildLog() || !ninja->OpenDepsLog() || !ninja->OpenStateFile()) return 1;
     if (prefetcher) {
       prefetcher->Join();  // before anything looks at the disk state
       if (ninja->waited_for_lock_) ninja->state_.Reset();  // stats taken before the wait

@@ -95,6 +95,20 @@ bool NinjaMain::OpenDepsLog(bool recompact_only) {
   return true;
 }
 
+bool NinjaMain::OpenStateFile() {
+  if (!StateFileWanted(config_)) return true;
+  std::string path = StateFilePath();
+  std::string err;
+  if (!state_file_.Load(path, &err)) {
+    Error("loading %s: %s", path.c_str(), err.c_str());
+    return false;
+  }
+  if (!err.empty()) Warning("%s: %s", path.c_str(), err.c_str());
+  if (config_.dry_run) state_file_.DisableWrites();
+  if (config_.ronin.content_hash) content_store_.reset(new ContentHashStore(&state_, &state_file_));
+  return true;
+}
+
 bool NinjaMain::IsPathDead(std::string_view path) const {
   const Node* node = state_.LookupNode(path);
   if (node && node->in_edge) return false;
@@ -129,6 +143,7 @@ bool NinjaMain::RebuildManifest(const char* input_file, std::string* err, Status
 
   Builder builder(&state_, config_, &build_log_, &deps_log_, &disk_, status, &explanations_,
                   start_time_millis_);
+  builder.SetContentHashStore(content_store_.get());
   if (!builder.AddTarget(node, err)) return false;
   if (builder.AlreadyUpToDate()) return false;
   if (builder.Build(err) != kExitSuccess) return false;
@@ -206,6 +221,7 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
   std::unique_ptr<Jobserver> jobserver = StartJobserverClient(config_);
   Builder builder(&state_, config_, &build_log_, &deps_log_, &disk_, status, &explanations_,
                   start_time_millis_);
+  builder.SetContentHashStore(content_store_.get());
   for (Node* target : targets) {
     if (!builder.AddTarget(target, &err) && !err.empty()) {
       Error("%s", err.c_str());

@@ -15,6 +15,11 @@ bool ApplyJobserverPool(const char*, BuildConfig* config, std::string*) {
   return true;
 }
 
+bool ApplyContentHash(const char*, BuildConfig* config, std::string*) {
+  config->ronin.content_hash = true;
+  return true;
+}
+
 bool ApplyKeepFreeMemory(const char* value, BuildConfig* config, std::string* err) {
   int64_t bytes = 0;
   if (!ParseSize(value, &bytes)) {
@@ -44,6 +49,8 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
   static const std::vector<RoninOptionSpec> table = {
       {"jobserver-pool", nullptr, false, "be a GNU make jobserver for the commands (-j slots)",
        ApplyJobserverPool},
+      {"content-hash", nullptr, false, "skip commands whose inputs changed mtime but not content",
+       ApplyContentHash},
       {"keep-free-memory", "SIZE", false, "start no job that would leave under SIZE (K, M, G) of RAM free",
        ApplyKeepFreeMemory},
       {"progress", "MODE", false, "live: show the running jobs below the status line",
