@@ -12,6 +12,7 @@
 #include "deps_log.h"
 #include "disk.h"
 #include "jobserver.h"
+#include "memory_admission.h"
 #include "metrics.h"
 #include "msvc_deps.h"
 #include "state.h"
@@ -104,10 +105,19 @@ class RealCommandRunner : public CommandRunner {
     result->status = subprocess->Finish();
     if (jobserver_) jobserver_->JobFinished();  // whatever the outcome
     result->output = subprocess->output();
+    result->peak_rss_bytes = subprocess->peak_rss_bytes();
     auto it = edges_.find(subprocess.get());
     result->edge = it->second;
     edges_.erase(it);
     return true;
+  }
+
+  pid_t ProcessGroupOf(const Edge* edge) const override {
+    for (const auto& entry : edges_) {
+      // Console jobs stay in ninja's process group.
+      if (entry.second == edge) return entry.first->use_console() ? -1 : entry.first->pid();
+    }
+    return -1;
   }
 
   std::vector<Edge*> GetActiveEdges() override {
@@ -199,6 +209,10 @@ ExitStatus Builder::Build(std::string* err) {
       while (capacity > 0) {
         Edge* edge = plan_.FindWork();
         if (!edge) break;
+        if (!MemoryAllows(edge, pending_commands)) {
+          plan_.PutBack(edge);  // the best edge waits for memory; so does the rest
+          break;
+        }
         // A generator may rewrite the log (e.g. CMake runs -t restat).
         if (edge->GetBindingBool(Rule::kGenerator) && scan_.build_log()) scan_.build_log()->Close();
         if (!StartEdge(edge, err)) {
@@ -291,7 +305,21 @@ bool Builder::StartEdge(Edge* edge, std::string* err) {
     *err = "command '" + edge->EvaluateCommand() + "' failed.";
     return false;
   }
+  if (memory_) memory_->JobStarted(edge, runner_->ProcessGroupOf(edge));
   return true;
+}
+
+bool Builder::MemoryAllows(const Edge* edge, int pending_commands) {
+  if (!memory_ || edge->is_phony() || pending_commands == 0) return true;
+  std::string why;
+  if (memory_->MayStart(edge, &why)) return true;
+  METRIC_RECORD("memory admission held a job back");
+  if (config_.explain) {
+    fflush(stdout);
+    fprintf(stderr, "ninja explain: not starting %s yet: %s\n", std::string(edge->outputs[0]->path).c_str(),
+            why.c_str());
+  }
+  return false;
 }
 
 bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
@@ -318,6 +346,10 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
   int64_t end_time = MonotonicMillis() - start_time_millis_;
   running_edges_.erase(running);
   status_->BuildEdgeFinished(edge, start_time, end_time, result->status, result->output);
+  if (memory_ && !memory_->JobFinished(edge, result->peak_rss_bytes, err)) {
+    *err = "Error writing to .ronin_state: " + *err;
+    return false;
+  }
 
   if (!result->success()) return plan_.EdgeFinished(edge, Plan::EdgeResult::kFailed, err);
 

@@ -23,6 +23,7 @@ class DepsLog;
 class DiskInterface;
 class State;
 class Jobserver;
+class MemoryAdmission;
 
 // Runs commands for edges (for real, or pretending under -n).
 class CommandRunner {
@@ -31,6 +32,7 @@ class CommandRunner {
     Edge* edge = nullptr;
     ExitStatus status = kExitFailure;
     std::string output;
+    int64_t peak_rss_bytes = -1;  // of the command's process tree; -1: unknown
     bool success() const { return status == kExitSuccess; }
   };
   virtual ~CommandRunner() = default;
@@ -39,6 +41,8 @@ class CommandRunner {
   // Waits for one command. False if interrupted by a signal.
   virtual bool WaitForCommand(Result* result) = 0;
   virtual std::vector<Edge*> GetActiveEdges() { return {}; }
+  // The process group of a running command's own group, or -1.
+  virtual pid_t ProcessGroupOf(const Edge*) const { return -1; }
   virtual void Abort() {}
 };
 
@@ -64,6 +68,9 @@ class Builder : public PlanDelegate {
     scan_.set_content_store(store);
   }
 
+  // --keep-free-memory: jobs start only when memory allows (null: off).
+  void SetMemoryAdmission(MemoryAdmission* memory) { memory_ = memory; }
+
   // PlanDelegate:
   void OnEdgeAddedToPlan(const Edge* edge) override;
   void OnEdgeRemovedFromPlan(const Edge* edge) override { status_->EdgeRemovedFromPlan(edge); }
@@ -74,6 +81,8 @@ class Builder : public PlanDelegate {
  private:
   bool StartEdge(Edge* edge, std::string* err);
   bool FinishCommand(CommandRunner::Result* result, std::string* err);
+  // Whether memory admission lets `edge` start now.
+  bool MemoryAllows(const Edge* edge, int pending_commands);
   bool ExtractDeps(CommandRunner::Result* result, const std::string& deps_type,
                    const std::string& deps_prefix, std::vector<Node*>* deps_nodes, std::string* err);
   // After a failure or interrupt: stop jobs, delete outputs they touched.
@@ -90,6 +99,7 @@ class Builder : public PlanDelegate {
   std::unique_ptr<CommandRunner> runner_;
   Jobserver* jobserver_ = nullptr;
   ContentHashStore* content_ = nullptr;
+  MemoryAdmission* memory_ = nullptr;
   struct RunningEdge {
     int64_t start_millis = 0;   // since the build started, for the log and status
     TimeStamp start_stamp = 0;  // the lock file's mtime at the start (0 if unknown)

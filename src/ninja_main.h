@@ -13,6 +13,8 @@
 #include "deps_log.h"
 #include "disk.h"
 #include "explain.h"
+#include "memory_admission.h"
+#include "resource_history.h"
 #include "state.h"
 #include "state_file.h"
 #include "status.h"
@@ -69,6 +71,8 @@ class NinjaMain : public BuildLogUser {
   DepsLog deps_log_;
   StateFile state_file_;  // loaded only when StateFileWanted(config_)
   std::unique_ptr<ContentHashStore> content_store_;  // --content-hash
+  std::unique_ptr<ResourceHistory> resource_history_;  // --keep-free-memory
+  std::unique_ptr<MemoryAdmission> memory_admission_;
   Explanations explanations_;
   std::string build_dir_;
   int64_t start_time_millis_;

@@ -43,6 +43,8 @@ class Plan {
   const std::vector<Edge*>& edges() const { return plan_edges_; }
   // The next edge to start, or null.
   Edge* FindWork();
+  // Returns an edge FindWork gave out that cannot start yet (memory).
+  void PutBack(Edge* edge) { ready_.push(edge); }
   bool more_to_do() const { return wanted_edges_ > 0 && command_edges_ > 0; }
 
   enum class EdgeResult { kFailed, kSucceeded };

@@ -69,7 +69,9 @@ std::string EncodeStateRecord(StateFile::Kind kind, std::string_view key, std::s
   return record;
 }
 
-bool StateFileWanted(const BuildConfig& config) { return config.ronin.content_hash; }
+bool StateFileWanted(const BuildConfig& config) {
+  return config.ronin.content_hash || config.ronin.keep_free_memory > 0;
+}
 
 bool StateFile::IsKnownKind(uint8_t kind) {
   return kind >= static_cast<uint8_t>(Kind::kFileDigest) && kind <= static_cast<uint8_t>(Kind::kEdgeResources);
