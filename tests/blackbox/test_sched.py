@@ -3,10 +3,14 @@ memory-aware admission (--keep-free-memory, src/memory_admission.cc) and the
 live view of running jobs (--progress=live, src/live_status.cc)."""
 
 import os
+import re
+import shutil
+import subprocess
 import sys
+import time
 import unittest
 
-from harness import NinjaTestCase, REF_NINJA, run
+from harness import NINJA, NinjaTestCase, REF_NINJA, run, run_in_pty
 
 MEMHOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "memhog.py")
 MIB = 1 << 20
@@ -136,6 +140,140 @@ class TestMemoryAdmission(NinjaTestCase):
         self.assertEqual((1, "", "ninja: error: --keep-free-memory=lots: expected a size such as 2G, 512M "
                                  "or 800000K\n"), (r.returncode, r.stdout, r.stderr))
         self.assertFalse(self.exists("o0"))
+
+
+# Each job waits for its own go_<out> file, so the test decides when jobs
+# end and in which order: the final screen is the same every time.
+GATED = ("rule r\n  command = touch started_$out; while [ ! -e go_$out ]; do sleep 0.05; done; "
+         "echo output of $out; touch $out\n  description = BUILD $out\n"
+         "build a: r\nbuild b: r\nbuild c: r\n")
+BLOCK_LINE = re.compile(r"^ +\d+\.\ds BUILD [abc]( \| .*)?$")
+FINAL_LINES = re.compile(r"^(\[\d/3\] BUILD [abc]|output of [abc])$")
+
+
+class Tmux:
+    """A ninja run in a detached tmux session: a real terminal we can read and resize."""
+
+    def __init__(self, test, cwd, args, columns=80, rows=12):
+        self.name = "ronin-test-%d-%d" % (os.getpid(), id(self))
+        command = "%s %s; echo $? > rc; sleep 600" % (NINJA, " ".join(args))
+        env = dict(os.environ, TERM="xterm")
+        env.pop("TMUX", None)
+        subprocess.run(["tmux", "-L", self.name, "new-session", "-d", "-s", self.name, "-x", str(columns),
+                        "-y", str(rows), "-c", cwd, command], check=True, env=env)
+        test.addCleanup(subprocess.run, ["tmux", "-L", self.name, "kill-server"], stderr=subprocess.DEVNULL)
+
+    def screen(self):
+        out = subprocess.run(["tmux", "-L", self.name, "capture-pane", "-p", "-t", self.name],
+                             stdout=subprocess.PIPE, check=True).stdout.decode()
+        return [line.rstrip() for line in out.splitlines()]
+
+    def resize(self, columns, rows):
+        subprocess.run(["tmux", "-L", self.name, "resize-window", "-t", self.name, "-x", str(columns),
+                        "-y", str(rows)], check=True)
+
+    def keys(self, *keys):
+        subprocess.run(["tmux", "-L", self.name, "send-keys", "-t", self.name] + list(keys), check=True)
+
+
+@unittest.skipUnless(shutil.which("tmux"), "SKIPPED: tmux not installed (apt-get install tmux)")
+class TestLiveView(NinjaTestCase):
+    def wait_for(self, what, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            value = what()
+            if value:
+                return value
+            time.sleep(0.05)
+        self.fail("timed out waiting")
+
+    def block(self, tmux):
+        return [line for line in tmux.screen() if BLOCK_LINE.match(line)]
+
+    def run_gated(self, args, during=None):
+        """Runs GATED under tmux; releases a, b, c in turn; returns the final screen."""
+        self.write("build.ninja", GATED)
+        for f in os.listdir(self.dir):
+            if f != "build.ninja":
+                os.unlink(self.path(f))
+        tmux = Tmux(self, self.dir, ["-j3"] + args)
+        self.wait_for(lambda: all(self.exists("started_" + o) for o in "abc"))
+        if during:
+            during(tmux)
+        for output in "abc":
+            self.write("go_" + output, "")
+            self.wait_for(lambda: any(line == "output of " + output for line in tmux.screen()))
+        self.wait_for(lambda: self.exists("rc"))
+        self.assertEqual("0", self.read("rc").strip())
+        return tmux.screen()
+
+    def test_running_jobs_are_shown_then_erased(self):
+        seen = []
+
+        def watch(tmux):
+            # All three jobs, oldest first, each with its elapsed time.
+            seen.extend(self.wait_for(lambda: len(self.block(tmux)) == 3 and self.block(tmux)))
+            first = float(seen[0].split("s")[0])
+            self.wait_for(lambda: self.block(tmux) and float(self.block(tmux)[0].split("s")[0]) > first)
+
+        live = self.run_gated(["--progress=live"], during=watch)
+        self.assertEqual(["BUILD a", "BUILD b", "BUILD c"], sorted(line.split("s ", 1)[1] for line in seen))
+        self.assertEqual([], [line for line in live if BLOCK_LINE.match(line)], "the block is erased")
+        classic = self.run_gated([])
+        self.assertEqual(classic, live, "the final screen is the classic one")
+
+    def test_resize_mid_build_does_not_garble(self):
+        def shrink(tmux):
+            self.wait_for(lambda: len(self.block(tmux)) == 3)
+            tmux.resize(30, 8)
+            # Redrawn for the new width, nothing else left on the screen.
+            self.wait_for(lambda: len(self.block(tmux)) == 3 and all(len(l) < 30 for l in tmux.screen()))
+            status = [line for line in tmux.screen() if line and not BLOCK_LINE.match(line)]
+            self.assertEqual(1, len(status), tmux.screen())
+            self.assertRegex(status[0], r"^\[0/3\] BUILD [abc]$")
+
+        final = self.run_gated(["--progress=live"], during=shrink)
+        self.assertEqual(["[1/3] BUILD a", "output of a", "[2/3] BUILD b", "output of b",
+                          "[3/3] BUILD c", "output of c"], [line for line in final if line])
+
+    def test_interrupt_leaves_a_clean_terminal(self):
+        self.write("build.ninja", GATED)
+        tmux = Tmux(self, self.dir, ["-j3", "--progress=live"])
+        self.wait_for(lambda: len(self.block(tmux)) == 3)
+        tmux.keys("C-c")
+        self.wait_for(lambda: self.exists("rc"))
+        self.assertEqual("130", self.read("rc").strip())
+        screen = [line for line in tmux.screen() if line]
+        self.assertEqual([], [line for line in screen if BLOCK_LINE.match(line)])
+        self.assertEqual("ninja: build stopped: interrupted by user.", screen[-1])
+
+
+class TestLiveViewOutput(NinjaTestCase):
+    def test_not_a_terminal_changes_nothing(self):
+        self.write("build.ninja", "rule r\n  command = echo hi $out; touch $out\nbuild a: r\nbuild b: r\n")
+        classic = self.ninja("-j1")
+        for f in ("a", "b", ".ninja_log"):
+            os.unlink(self.path(f))
+        live = self.ninja("-j1", "--progress=live")
+        self.assertEqual((classic.returncode, classic.stdout, classic.stderr),
+                         (live.returncode, live.stdout, live.stderr))
+
+    def test_failure_recap(self):
+        self.write("build.ninja", "rule r\n  command = exit $code\nbuild a: r\n  code = 3\n"
+                                  "build b: r\n  code = 0\nbuild c d: r\n  code = 1\n")
+        r = self.ninja_pty("-j1", "-k0", "--progress=live")
+        self.assertEqual(1, r.returncode)
+        self.assertIn("\nninja: 2 commands failed:\n  [code=3] a\n  [code=1] c d\nninja: build stopped: ", r.stdout)
+        classic = self.ninja_pty("-j1", "-k0")
+        self.assertNotIn("commands failed:", classic.stdout)
+
+    def test_bad_mode(self):
+        r = self.ninja("--progress=fancy")
+        self.assertEqual((1, "", "ninja: error: --progress=fancy: expected live or classic\n"),
+                         (r.returncode, r.stdout, r.stderr))
+        r = self.ninja(env={"RONIN_FLAGS": "--progress=fancy"})
+        self.assertEqual((1, "", "ninja: error: RONIN_FLAGS: --progress=fancy: expected live or classic\n"),
+                         (r.returncode, r.stdout, r.stderr))
 
 
 if __name__ == "__main__":
