@@ -25,11 +25,20 @@ namespace {
 // Ten redraws a second: elapsed times move by a tenth of a second.
 constexpr std::chrono::milliseconds kRefreshInterval(100);
 
+// Text for one row of the block: no colours, no control characters.
+std::string Printable(std::string_view text) {
+  std::string printable = StripAnsiEscapeCodes(text);
+  for (char& c : printable) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  }
+  return printable;
+}
+
 // What the status line would say for the edge.
 std::string Describe(const Edge* edge) {
   std::string text = edge->GetBinding(Rule::kDescription);
   if (text.empty()) text = edge->GetBinding(Rule::kCommand);
-  return StripAnsiEscapeCodes(text);
+  return Printable(text);
 }
 
 bool IsBlank(std::string_view line) {
@@ -218,11 +227,7 @@ std::string LiveStatus::LastLine(const std::string& output) {
     while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     size_t carriage = line.rfind('\r');
     if (carriage != std::string_view::npos) line.remove_prefix(carriage + 1);
-    std::string text = StripAnsiEscapeCodes(line);
-    for (char& c : text) {
-      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
-    }
-    return text;
+    return Printable(line);
   }
   return std::string();
 }

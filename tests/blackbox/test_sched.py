@@ -139,6 +139,9 @@ class TestMemoryAdmission(NinjaTestCase):
         r = self.ninja("--keep-free-memory=lots")
         self.assertEqual((1, "", "ninja: error: --keep-free-memory=lots: expected a size such as 2G, 512M "
                                  "or 800000K\n"), (r.returncode, r.stdout, r.stderr))
+        r = self.ninja(env={"RONIN_FLAGS": "--keep-free-memory=-1"})
+        self.assertEqual((1, "", "ninja: error: RONIN_FLAGS: --keep-free-memory=-1: expected a size such as "
+                                 "2G, 512M or 800000K\n"), (r.returncode, r.stdout, r.stderr))
         self.assertFalse(self.exists("o0"))
 
 
