@@ -41,7 +41,7 @@ class CommandRunner {
   // Waits for one command. False if interrupted by a signal.
   virtual bool WaitForCommand(Result* result) = 0;
   virtual std::vector<Edge*> GetActiveEdges() { return {}; }
-  // The process group of a running command's own group, or -1.
+  // A running command's own process group, or -1 (console jobs share ours).
   virtual pid_t ProcessGroupOf(const Edge*) const { return -1; }
   virtual void Abort() {}
 };
