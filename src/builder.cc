@@ -7,10 +7,12 @@
 #include <algorithm>
 
 #include "build_log.h"
+#include "content_hash_store.h"
 #include "depfile_parser.h"
 #include "deps_log.h"
 #include "disk.h"
 #include "jobserver.h"
+#include "memory_admission.h"
 #include "metrics.h"
 #include "msvc_deps.h"
 #include "state.h"
@@ -42,7 +44,8 @@ class DryRunCommandRunner : public CommandRunner {
 
 class RealCommandRunner : public CommandRunner {
  public:
-  RealCommandRunner(const BuildConfig& config, Jobserver* jobserver) : config_(config), jobserver_(jobserver) {}
+  RealCommandRunner(const BuildConfig& config, Jobserver* jobserver, Status* status)
+      : config_(config), jobserver_(jobserver), status_(status) {}
   ~RealCommandRunner() override {
     // Tokens go back only once our jobs are gone.
     subprocs_.Clear();
@@ -97,14 +100,24 @@ class RealCommandRunner : public CommandRunner {
       }
       subprocess = subprocs_.NextFinished();
       if (!subprocess && token_ready) return true;
+      if (status_->WantsRunningOutput()) ReportRunningOutput();
     }
     result->status = subprocess->Finish();
     if (jobserver_) jobserver_->JobFinished();  // whatever the outcome
     result->output = subprocess->output();
+    result->peak_rss_bytes = subprocess->peak_rss_bytes();
     auto it = edges_.find(subprocess.get());
     result->edge = it->second;
     edges_.erase(it);
     return true;
+  }
+
+  pid_t ProcessGroupOf(const Edge* edge) const override {
+    for (const auto& entry : edges_) {
+      // Console jobs stay in ninja's process group.
+      if (entry.second == edge) return entry.first->use_console() ? -1 : entry.first->pid();
+    }
+    return -1;
   }
 
   std::vector<Edge*> GetActiveEdges() override {
@@ -119,8 +132,14 @@ class RealCommandRunner : public CommandRunner {
   }
 
  private:
+  // For a view of running jobs (live_status.h): what each has printed so far.
+  void ReportRunningOutput() {
+    for (const auto& entry : edges_) status_->BuildEdgeOutputSoFar(entry.second, entry.first->output());
+  }
+
   const BuildConfig& config_;
   Jobserver* jobserver_;             // null: -j is the limit
+  Status* status_;
   mutable bool want_token_ = false;  // CanRunMore found no token free
   SubprocessSet subprocs_;
   std::map<const Subprocess*, Edge*> edges_;
@@ -164,19 +183,13 @@ bool Builder::AddTarget(Node* target, std::string* err) {
 
 void Builder::OnEdgeAddedToPlan(const Edge* edge) {
   // The previous duration feeds the time prediction (%E, %W, %P).
-  if (edge->prev_elapsed_time_millis == -1 && scan_.build_log()) {
-    for (const Node* output : edge->outputs) {
-      if (const BuildLog::Entry* entry = scan_.build_log()->Lookup(output->path)) {
-        const_cast<Edge*>(edge)->prev_elapsed_time_millis = entry->end_time - entry->start_time;
-        break;
-      }
-    }
-  }
+  if (edge->prev_elapsed_time_millis == -1)
+    const_cast<Edge*>(edge)->prev_elapsed_time_millis = LastDurationMillis(edge, scan_.build_log());
   status_->EdgeAddedToPlan(edge);
 }
 
 ExitStatus Builder::Build(std::string* err) {
-  plan_.PrepareQueue();
+  plan_.PrepareQueue(DurationModel(plan_.edges(), scan_.build_log()));
   int pending_commands = 0;
   int failures_allowed = config_.failures_allowed;
   ExitStatus last_failure = kExitSuccess;
@@ -185,7 +198,7 @@ ExitStatus Builder::Build(std::string* err) {
     if (config_.dry_run)
       runner_.reset(new DryRunCommandRunner);
     else
-      runner_.reset(new RealCommandRunner(config_, jobserver_));
+      runner_.reset(new RealCommandRunner(config_, jobserver_, status_));
   }
   status_->BuildStarted();
 
@@ -196,6 +209,10 @@ ExitStatus Builder::Build(std::string* err) {
       while (capacity > 0) {
         Edge* edge = plan_.FindWork();
         if (!edge) break;
+        if (!MemoryAllows(edge, pending_commands)) {
+          plan_.PutBack(edge);  // the best edge waits for memory; so does the rest
+          break;
+        }
         // A generator may rewrite the log (e.g. CMake runs -t restat).
         if (edge->GetBindingBool(Rule::kGenerator) && scan_.build_log()) scan_.build_log()->Close();
         if (!StartEdge(edge, err)) {
@@ -288,7 +305,21 @@ bool Builder::StartEdge(Edge* edge, std::string* err) {
     *err = "command '" + edge->EvaluateCommand() + "' failed.";
     return false;
   }
+  if (memory_) memory_->JobStarted(edge, runner_->ProcessGroupOf(edge));
   return true;
+}
+
+bool Builder::MemoryAllows(const Edge* edge, int pending_commands) {
+  if (!memory_ || edge->is_phony() || pending_commands == 0) return true;
+  std::string why;
+  if (memory_->MayStart(edge, &why)) return true;
+  METRIC_RECORD("memory admission held a job back");
+  if (config_.explain) {
+    fflush(stdout);
+    fprintf(stderr, "ninja explain: not starting %s yet: %s\n", std::string(edge->outputs[0]->path).c_str(),
+            why.c_str());
+  }
+  return false;
 }
 
 bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
@@ -315,6 +346,10 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
   int64_t end_time = MonotonicMillis() - start_time_millis_;
   running_edges_.erase(running);
   status_->BuildEdgeFinished(edge, start_time, end_time, result->status, result->output);
+  if (memory_ && !memory_->JobFinished(edge, result->peak_rss_bytes, err)) {
+    *err = "Error writing to .ronin_state: " + *err;
+    return false;
+  }
 
   if (!result->success()) return plan_.EdgeFinished(edge, Plan::EdgeResult::kFailed, err);
 
@@ -338,6 +373,12 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
       }
     }
     if (node_cleaned) record_mtime = start_stamp;
+    // Early cutoff: an output rewritten with the same content is as good
+    // as one a restat command left alone.
+    if (content_) {
+      for (Node* output : content_->UnchangedOutputs(edge))
+        if (!plan_.CleanNode(&scan_, output, err)) return false;
+    }
   }
 
   if (!plan_.EdgeFinished(edge, Plan::EdgeResult::kSucceeded, err)) return false;
@@ -362,6 +403,7 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
       }
     }
   }
+  if (content_ && !config_.dry_run) content_->RecordRun(edge, deps_nodes, start_stamp);
   return true;
 }
 

@@ -18,10 +18,12 @@
 namespace ronin {
 
 class BuildLog;
+class ContentHashStore;
 class DepsLog;
 class DiskInterface;
 class State;
 class Jobserver;
+class MemoryAdmission;
 
 // Runs commands for edges (for real, or pretending under -n).
 class CommandRunner {
@@ -30,6 +32,7 @@ class CommandRunner {
     Edge* edge = nullptr;
     ExitStatus status = kExitFailure;
     std::string output;
+    int64_t peak_rss_bytes = -1;  // of the command's process tree; -1: unknown
     bool success() const { return status == kExitSuccess; }
   };
   virtual ~CommandRunner() = default;
@@ -38,6 +41,8 @@ class CommandRunner {
   // Waits for one command. False if interrupted by a signal.
   virtual bool WaitForCommand(Result* result) = 0;
   virtual std::vector<Edge*> GetActiveEdges() { return {}; }
+  // A running command's own process group, or -1 (console jobs share ours).
+  virtual pid_t ProcessGroupOf(const Edge*) const { return -1; }
   virtual void Abort() {}
 };
 
@@ -56,6 +61,15 @@ class Builder : public PlanDelegate {
 
   void SetJobserver(Jobserver* jobserver) { jobserver_ = jobserver; }
   void SetCommandRunner(std::unique_ptr<CommandRunner> runner) { runner_ = std::move(runner); }
+  // --content-hash: the scan checks content, finished commands are recorded
+  // and cut off early when their outputs did not change (null: off).
+  void SetContentHashStore(ContentHashStore* store) {
+    content_ = store;
+    scan_.set_content_store(store);
+  }
+
+  // --keep-free-memory: jobs start only when memory allows (null: off).
+  void SetMemoryAdmission(MemoryAdmission* memory) { memory_ = memory; }
 
   // PlanDelegate:
   void OnEdgeAddedToPlan(const Edge* edge) override;
@@ -67,6 +81,8 @@ class Builder : public PlanDelegate {
  private:
   bool StartEdge(Edge* edge, std::string* err);
   bool FinishCommand(CommandRunner::Result* result, std::string* err);
+  // Whether memory admission lets `edge` start now.
+  bool MemoryAllows(const Edge* edge, int pending_commands);
   bool ExtractDeps(CommandRunner::Result* result, const std::string& deps_type,
                    const std::string& deps_prefix, std::vector<Node*>* deps_nodes, std::string* err);
   // After a failure or interrupt: stop jobs, delete outputs they touched.
@@ -82,6 +98,8 @@ class Builder : public PlanDelegate {
   DepsLog* deps_log_;
   std::unique_ptr<CommandRunner> runner_;
   Jobserver* jobserver_ = nullptr;
+  ContentHashStore* content_ = nullptr;
+  MemoryAdmission* memory_ = nullptr;
   struct RunningEdge {
     int64_t start_millis = 0;   // since the build started, for the log and status
     TimeStamp start_stamp = 0;  // the lock file's mtime at the start (0 if unknown)

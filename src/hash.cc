@@ -83,9 +83,11 @@ void RapidLong(const unsigned char* p, size_t n, uint64_t* seed, uint64_t* a,
 
 }  // namespace
 
-uint64_t RapidHash(const void* data, size_t len) {
+uint64_t RapidHash(const void* data, size_t len) { return RapidHashSeeded(data, len, kRapidSeed); }
+
+uint64_t RapidHashSeeded(const void* data, size_t len, uint64_t seed) {
   const auto* p = static_cast<const unsigned char*>(data);
-  uint64_t seed = kRapidSeed ^ Mix(kRapidSeed ^ kSecret0, kSecret1) ^ len;
+  seed ^= Mix(seed ^ kSecret0, kSecret1) ^ len;
   uint64_t a = 0;
   uint64_t b = 0;
   if (len <= 16) {

@@ -1,4 +1,4 @@
-// Command hashes recorded in .ninja_log.
+// Command hashes recorded in .ninja_log, and the hash under content digests.
 #ifndef RONIN_HASH_H_
 #define RONIN_HASH_H_
 
@@ -11,6 +11,9 @@ namespace ronin {
 // (ninja >= 1.13). Reads are little-endian on every host, so the value is
 // portable.
 uint64_t RapidHash(const void* data, size_t len);
+// The same with a caller's seed (rapidhash V1's "withSeed" form): content
+// digests (content_digest.h) chain it over blocks and run it with two seeds.
+uint64_t RapidHashSeeded(const void* data, size_t len, uint64_t seed);
 
 // 64-bit MurmurHash2 (variant 64A) with seed 0xDECAFBADDECAFBAD: the command
 // hash of build logs v5/v6 (ninja <= 1.12). Only needed to interoperate with

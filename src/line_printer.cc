@@ -67,6 +67,7 @@ void LinePrinter::Print(std::string text, LineType type) {
   }
   if (smart_terminal_) printf("\r");  // over the previous status line
   if (smart_terminal_ && type == ELIDE) {
+    if (before_new_line_) status_line_ = text;  // a view below may ask for it again
     winsize size;
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col) text = ElideMiddle(text, size.ws_col);
     printf("%s", text.c_str());
@@ -93,9 +94,15 @@ void LinePrinter::PrintOnNewLine(const std::string& text) {
     output_buffer_.append(1, '\n');
     line_buffer_.clear();
   }
+  if (before_new_line_ && !console_locked_ && (!have_blank_line_ || !text.empty())) before_new_line_();
   if (!have_blank_line_) PrintOrBuffer("\n", 1);
   if (!text.empty()) PrintOrBuffer(text.data(), text.size());
   have_blank_line_ = text.empty() || text.back() == '\n';
+}
+
+void LinePrinter::RepaintStatusLine() {
+  if (!smart_terminal_ || console_locked_ || have_blank_line_ || status_line_.empty()) return;
+  Print(status_line_, ELIDE);
 }
 
 void LinePrinter::SetConsoleLocked(bool locked) {

@@ -4,6 +4,7 @@
 #ifndef RONIN_LINE_PRINTER_H_
 #define RONIN_LINE_PRINTER_H_
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,12 @@ class LinePrinter {
   void PrintOnNewLine(const std::string& text);
   // While locked (a console job runs), output is held back.
   void SetConsoleLocked(bool locked);
+  // Runs before PrintOnNewLine writes to the terminal (a view drawn below
+  // the status line erases itself there).
+  void SetBeforeNewLine(std::function<void()> hook) { before_new_line_ = std::move(hook); }
+  // Prints the current status line again (after the terminal was resized
+  // and the line cleared), elided to the new width.
+  void RepaintStatusLine();
 
  private:
   void PrintOrBuffer(const char* data, size_t size);
@@ -39,6 +46,9 @@ class LinePrinter {
   std::string line_buffer_;
   LineType line_type_ = FULL;
   std::string output_buffer_;
+  std::function<void()> before_new_line_;
+  std::string status_line_;  // the status line on screen now, unelided
+  LineType status_line_type_ = FULL;
 };
 
 }  // namespace ronin

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "live_status.h"
 #include "metrics.h"
 #include "ninja_main.h"
 #include "prefetch.h"
@@ -318,7 +319,7 @@ int RealMain(int argc, char** argv) {
   int exit_code = ReadFlags(&argc, &argv, &options, &config);
   if (exit_code >= 0) return exit_code;
 
-  StatusPrinter status(config);
+  std::unique_ptr<Status> status = NewStatus(config);
   if (options.working_dir) {
     // Emacs-style quotes so editors can follow the directory change; not
     // for tools, whose output is often piped into files.
@@ -362,7 +363,7 @@ int RealMain(int argc, char** argv) {
     if (prefetcher) prefetcher->ParsingDone();
 
     if (!ninja->EnsureBuildDirExists()) return 1;
-    if (!ninja->OpenBuildLog() || !ninja->OpenDepsLog()) return 1;
+    if (!ninja->OpenBuildLog() || !ninja->OpenDepsLog() || !ninja->OpenStateFile()) return 1;
     if (prefetcher) {
       prefetcher->Join();  // before anything looks at the disk state
       if (ninja->waited_for_lock_) ninja->state_.Reset();  // stats taken before the wait
@@ -371,7 +372,7 @@ int RealMain(int argc, char** argv) {
     if (options.tool && options.tool->when == Tool::kRunAfterLogs)
       return RunTool(options.tool, ninja, &options, argc, argv);
 
-    if (ninja->RebuildManifest(options.input_file, &err, &status)) {
+    if (ninja->RebuildManifest(options.input_file, &err, status.get())) {
       // A dry run would "regenerate" forever: stop after one round.
       if (config.dry_run) return 0;
       prefetcher.reset();  // it points into the state about to go
@@ -383,7 +384,7 @@ int RealMain(int argc, char** argv) {
       return 1;
     }
 
-    ExitStatus result = ninja->RunBuild(argc, argv, &status);
+    ExitStatus result = ninja->RunBuild(argc, argv, status.get());
     if (g_metrics) {
       g_metrics->Report();
       const State& state = ninja->state_;

@@ -95,6 +95,24 @@ bool NinjaMain::OpenDepsLog(bool recompact_only) {
   return true;
 }
 
+bool NinjaMain::OpenStateFile() {
+  if (!StateFileWanted(config_)) return true;
+  std::string path = StateFilePath();
+  std::string err;
+  if (!state_file_.Load(path, &err)) {
+    Error("loading %s: %s", path.c_str(), err.c_str());
+    return false;
+  }
+  if (!err.empty()) Warning("%s: %s", path.c_str(), err.c_str());
+  if (config_.dry_run) state_file_.DisableWrites();
+  if (config_.ronin.content_hash) content_store_.reset(new ContentHashStore(&state_, &state_file_));
+  if (config_.ronin.keep_free_memory > 0 && !config_.dry_run) {
+    resource_history_.reset(new ResourceHistory(&state_, &state_file_));
+    memory_admission_.reset(new MemoryAdmission(config_.ronin.keep_free_memory, resource_history_.get()));
+  }
+  return true;
+}
+
 bool NinjaMain::IsPathDead(std::string_view path) const {
   const Node* node = state_.LookupNode(path);
   if (node && node->in_edge) return false;
@@ -129,6 +147,8 @@ bool NinjaMain::RebuildManifest(const char* input_file, std::string* err, Status
 
   Builder builder(&state_, config_, &build_log_, &deps_log_, &disk_, status, &explanations_,
                   start_time_millis_);
+  builder.SetContentHashStore(content_store_.get());
+  builder.SetMemoryAdmission(memory_admission_.get());
   if (!builder.AddTarget(node, err)) return false;
   if (builder.AlreadyUpToDate()) return false;
   if (builder.Build(err) != kExitSuccess) return false;
@@ -206,6 +226,8 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
   std::unique_ptr<Jobserver> jobserver = StartJobserverClient(config_);
   Builder builder(&state_, config_, &build_log_, &deps_log_, &disk_, status, &explanations_,
                   start_time_millis_);
+  builder.SetContentHashStore(content_store_.get());
+  builder.SetMemoryAdmission(memory_admission_.get());
   for (Node* target : targets) {
     if (!builder.AddTarget(target, &err) && !err.empty()) {
       Error("%s", err.c_str());

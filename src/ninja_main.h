@@ -4,14 +4,19 @@
 #ifndef RONIN_NINJA_MAIN_H_
 #define RONIN_NINJA_MAIN_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "build_log.h"
+#include "content_hash_store.h"
 #include "deps_log.h"
 #include "disk.h"
 #include "explain.h"
+#include "memory_admission.h"
+#include "resource_history.h"
 #include "state.h"
+#include "state_file.h"
 #include "status.h"
 
 namespace ronin {
@@ -36,6 +41,9 @@ class NinjaMain : public BuildLogUser {
   // recompacts them, for -t recompact).
   bool OpenBuildLog(bool recompact_only = false);
   bool OpenDepsLog(bool recompact_only = false);
+  // Loads .ronin_state when a ronin option needs it (StateFileWanted);
+  // called after OpenBuildLog, which takes the build directory's lock.
+  bool OpenStateFile();
 
   // Builds the manifest if it is a target and out of date. True if it was
   // rebuilt (the caller then reloads); false with *err on failure.
@@ -53,6 +61,7 @@ class NinjaMain : public BuildLogUser {
 
   std::string BuildLogPath() const { return LogPath(".ninja_log"); }
   std::string DepsLogPath() const { return LogPath(".ninja_deps"); }
+  std::string StateFilePath() const { return LogPath(".ronin_state"); }
 
   const char* ninja_command_;
   const BuildConfig& config_;
@@ -60,6 +69,10 @@ class NinjaMain : public BuildLogUser {
   RealDiskInterface disk_;
   BuildLog build_log_;
   DepsLog deps_log_;
+  StateFile state_file_;  // loaded only when StateFileWanted(config_)
+  std::unique_ptr<ContentHashStore> content_store_;  // --content-hash
+  std::unique_ptr<ResourceHistory> resource_history_;  // --keep-free-memory
+  std::unique_ptr<MemoryAdmission> memory_admission_;
   Explanations explanations_;
   std::string build_dir_;
   int64_t start_time_millis_;

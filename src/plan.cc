@@ -1,5 +1,7 @@
 #include "plan.h"
 
+#include <stdint.h>
+
 #include <algorithm>
 
 #include "scan.h"
@@ -95,7 +97,7 @@ bool Plan::AddSubTarget(const Node* target, const Node* target_dependent, std::s
   return target_added;
 }
 
-void Plan::ComputeCriticalPath() {
+void Plan::ComputeCriticalPath(const DurationModel& durations) {
   // Topological order (producers before consumers) of every edge reachable
   // from the targets, by an iterative post-order walk.
   std::vector<Edge*> sorted;
@@ -127,23 +129,25 @@ void Plan::ComputeCriticalPath() {
     }
   }
 
-  // Weight = number of commands on the longest chain from the edge to a
-  // target; phony edges count zero.
-  auto own_weight = [](const Edge* edge) -> int32_t { return edge->is_phony() ? 0 : 1; };
-  for (Edge* edge : sorted) edge->critical_path_weight = own_weight(edge);
+  // Weight = the sum of expected durations on the longest chain from the
+  // edge to a target (the number of commands when no duration is known);
+  // phony edges count zero.
+  for (Edge* edge : sorted) edge->critical_path_weight = durations.Weight(edge);
   for (auto it = sorted.rbegin(); it != sorted.rend(); ++it) {
     Edge* edge = *it;
     for (const Node* input : edge->inputs) {
       Edge* producer = input->in_edge;
       if (!producer) continue;
-      int32_t candidate = edge->critical_path_weight + own_weight(producer);
-      if (candidate > producer->critical_path_weight) producer->critical_path_weight = candidate;
+      int64_t candidate = static_cast<int64_t>(edge->critical_path_weight) + durations.Weight(producer);
+      candidate = std::min<int64_t>(candidate, INT32_MAX);  // days of work: saturate
+      if (candidate > producer->critical_path_weight)
+        producer->critical_path_weight = static_cast<int32_t>(candidate);
     }
   }
 }
 
-void Plan::PrepareQueue() {
-  ComputeCriticalPath();
+void Plan::PrepareQueue(const DurationModel& durations) {
+  ComputeCriticalPath(durations);
   ScheduleInitialEdges();
 }
 

@@ -1,6 +1,7 @@
 // The build plan: which edges a build wants, which are ready to run, and
 // how finishing one makes others ready. Ready edges are ordered by
-// critical path (longest chain of commands to a target first).
+// critical path: the longest chain of expected durations to a target first
+// (duration_model.h; the longest chain of commands when none is known).
 #ifndef RONIN_PLAN_H_
 #define RONIN_PLAN_H_
 
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "duration_model.h"
 #include "dyndep.h"
 #include "graph.h"
 
@@ -36,9 +38,13 @@ class Plan {
   bool AddTarget(const Node* target, std::string* err);
 
   // Computes priorities and queues the edges that can start now.
-  void PrepareQueue();
+  void PrepareQueue(const DurationModel& durations = DurationModel());
+  // Every edge in the plan (wanted or on the way to a target).
+  const std::vector<Edge*>& edges() const { return plan_edges_; }
   // The next edge to start, or null.
   Edge* FindWork();
+  // Returns an edge FindWork gave out that cannot start yet (memory).
+  void PutBack(Edge* edge) { ready_.push(edge); }
   bool more_to_do() const { return wanted_edges_ > 0 && command_edges_ > 0; }
 
   enum class EdgeResult { kFailed, kSucceeded };
@@ -59,7 +65,7 @@ class Plan {
   bool AddSubTarget(const Node* node, const Node* dependent, std::string* err,
                     std::set<Edge*, EdgeIdLess>* dyndep_walk);
   void EdgeWanted(const Edge* edge);
-  void ComputeCriticalPath();
+  void ComputeCriticalPath(const DurationModel& durations);
   void ScheduleInitialEdges();
   void ScheduleWork(Edge* edge);
   bool EdgeMaybeReady(Edge* edge, std::string* err);

@@ -15,12 +15,46 @@ bool ApplyJobserverPool(const char*, BuildConfig* config, std::string*) {
   return true;
 }
 
+bool ApplyContentHash(const char*, BuildConfig* config, std::string*) {
+  config->ronin.content_hash = true;
+  return true;
+}
+
+bool ApplyKeepFreeMemory(const char* value, BuildConfig* config, std::string* err) {
+  int64_t bytes = 0;
+  if (!ParseSize(value, &bytes)) {
+    *err = "expected a size such as 2G, 512M or 800000K";
+    return false;
+  }
+  config->ronin.keep_free_memory = bytes;
+  return true;
+}
+
+bool ApplyProgress(const char* value, BuildConfig* config, std::string* err) {
+  std::string mode = value;
+  if (mode == "live") {
+    config->ronin.progress = RoninOptions::Progress::kLive;
+  } else if (mode == "classic") {
+    config->ronin.progress = RoninOptions::Progress::kClassic;
+  } else {
+    *err = "expected live or classic";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 const std::vector<RoninOptionSpec>& RoninOptionTable() {
   static const std::vector<RoninOptionSpec> table = {
       {"jobserver-pool", nullptr, false, "be a GNU make jobserver for the commands (-j slots)",
        ApplyJobserverPool},
+      {"content-hash", nullptr, false, "skip commands whose inputs changed mtime but not content",
+       ApplyContentHash},
+      {"keep-free-memory", "SIZE", false, "start no job that would leave under SIZE (K, M, G) of RAM free",
+       ApplyKeepFreeMemory},
+      {"progress", "MODE", false, "live: show the running jobs below the status line",
+       ApplyProgress},
   };
   return table;
 }

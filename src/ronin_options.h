@@ -17,6 +17,15 @@ struct BuildConfig;
 struct RoninOptions {
   // --jobserver-pool: be a GNU make jobserver for the commands (jobserver.h).
   bool jobserver_pool = false;
+  // --content-hash: an input whose mtime changed but whose content did not
+  // rebuilds nothing (content_hash_store.h); kept in .ronin_state.
+  bool content_hash = false;
+  // --keep-free-memory=SIZE: start no job that would take the machine's
+  // available memory below SIZE bytes (memory_admission.h); 0 = off.
+  int64_t keep_free_memory = 0;
+  // --progress=live: a live view of the running jobs (live_status.h).
+  enum class Progress { kClassic, kLive };
+  Progress progress = Progress::kClassic;
 };
 
 // One ronin option: its name (without "--"), the name of its value for -h

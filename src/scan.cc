@@ -1,10 +1,12 @@
 #include "scan.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 
 #include <deque>
 
 #include "build_log.h"
+#include "content_hash_store.h"
 #include "disk.h"
 #include "explain.h"
 #include "graph.h"
@@ -198,13 +200,36 @@ bool DependencyScan::RecomputeOutputsDirty(Edge* edge, Node* most_recent_input, 
   // which rule-variable cycle is reported first.
   LazyCommand command(edge);
   if (!edge->is_phony() && build_log_ && !edge->command_hash_known) command.Evaluate();
+  // With content hashing, a verdict that rests on mtimes alone waits until
+  // every other reason has been ruled out, then asks about content.
+  StaleByMtime stale;
+  StaleByMtime* defer = content_ && !edge->is_phony() ? &stale : nullptr;
   for (Node* output : edge->outputs) {
-    if (RecomputeOutputDirty(edge, most_recent_input, &command, output)) {
+    if (RecomputeOutputDirty(edge, most_recent_input, &command, output, defer)) {
       *dirty = true;
       return true;
     }
   }
+  if (stale.reason.empty()) return true;
+  if (content_->InputsUnchanged(edge)) {
+    ExplainUnchangedContent(edge, stale.threshold);
+    return true;
+  }
+  explanations_->Record(edge, "%s", stale.reason.c_str());
+  *dirty = true;
   return true;
+}
+
+void DependencyScan::ExplainUnchangedContent(const Edge* edge, TimeStamp threshold) {
+  // The edge will print no status line to carry the reason: say it now.
+  if (!explanations_->enabled()) return;
+  for (size_t i = 0; i < edge->inputs.size() - edge->order_only_deps; ++i) {
+    const Node* input = edge->inputs[i];
+    if (input->mtime > threshold)
+      fprintf(stderr, "ninja explain: %s is newer than %s (%" PRId64 " vs %" PRId64 ") but its content is unchanged since %s was built\n",
+              std::string(input->path).c_str(), std::string(edge->outputs[0]->path).c_str(), input->mtime, threshold,
+              std::string(edge->outputs[0]->path).c_str());
+  }
 }
 
 void DependencyScan::LazyCommand::Evaluate() {
@@ -220,7 +245,7 @@ bool DependencyScan::LazyCommand::Matches(BuildLog::Entry* entry) {
 }
 
 bool DependencyScan::RecomputeOutputDirty(const Edge* edge, const Node* most_recent_input,
-                                          LazyCommand* command, Node* output) {
+                                          LazyCommand* command, Node* output, StaleByMtime* defer) {
   std::string path(output->path);
   if (edge->is_phony()) {
     // Phony outputs are aliases; only an input-less one missing is dirty.
@@ -246,10 +271,14 @@ bool DependencyScan::RecomputeOutputDirty(const Edge* edge, const Node* most_rec
     used_restat = entry != nullptr;
   }
   if (!used_restat && most_recent_input && output->mtime < most_recent_input->mtime) {
-    explanations_->Record(edge, "output %s older than most recent input %s (%" PRId64 " vs %" PRId64 ")",
-                          path.c_str(), std::string(most_recent_input->path).c_str(), output->mtime,
-                          most_recent_input->mtime);
-    return true;
+    std::string reason = StringPrintf("output %s older than most recent input %s (%" PRId64 " vs %" PRId64 ")",
+                                      path.c_str(), std::string(most_recent_input->path).c_str(),
+                                      output->mtime, most_recent_input->mtime);
+    if (!defer) {
+      explanations_->Record(edge, "%s", reason.c_str());
+      return true;
+    }
+    defer->Note(reason, output->mtime);
   }
 
   if (!build_log_) return false;
@@ -267,10 +296,14 @@ bool DependencyScan::RecomputeOutputDirty(const Edge* edge, const Node* most_rec
   // A command that failed or was interrupted may have written its output
   // anyway; the mtime it logged tells.
   if (most_recent_input && entry->mtime < most_recent_input->mtime) {
-    explanations_->Record(edge, "recorded mtime of %s older than most recent input %s (%" PRId64 " vs %" PRId64 ")",
-                          path.c_str(), std::string(most_recent_input->path).c_str(), entry->mtime,
-                          most_recent_input->mtime);
-    return true;
+    std::string reason = StringPrintf("recorded mtime of %s older than most recent input %s (%" PRId64 " vs %" PRId64 ")",
+                                      path.c_str(), std::string(most_recent_input->path).c_str(), entry->mtime,
+                                      most_recent_input->mtime);
+    if (!defer) {
+      explanations_->Record(edge, "%s", reason.c_str());
+      return true;
+    }
+    defer->Note(reason, entry->mtime);
   }
   return false;
 }

@@ -14,6 +14,7 @@
 namespace ronin {
 
 class BuildLog;
+class ContentHashStore;
 class DepsLog;
 class DiskInterface;
 class Explanations;
@@ -46,6 +47,9 @@ class DependencyScan {
   BuildLog* build_log() const { return build_log_; }
   void set_build_log(BuildLog* log) { build_log_ = log; }
   DiskInterface* disk() const { return disk_; }
+  // --content-hash: mtime verdicts are checked against content (null: off).
+  void set_content_store(ContentHashStore* store) { content_ = store; }
+  ContentHashStore* content_store() const { return content_; }
   Explanations* explanations() const { return explanations_; }
 
  private:
@@ -67,12 +71,27 @@ class DependencyScan {
     void Evaluate();
     bool Matches(BuildLog::Entry* entry);
   };
+  // With content hashing, the first reason that rests on mtimes alone (and
+  // the oldest time an input was compared with), kept until every other
+  // reason is ruled out.
+  struct StaleByMtime {
+    std::string reason;
+    TimeStamp threshold = 0;
+    void Note(const std::string& why, TimeStamp compared_with) {
+      if (reason.empty()) reason = why;
+      if (threshold == 0 || compared_with < threshold) threshold = compared_with;
+    }
+  };
+  // True if `output` is dirty. With `defer`, mtime verdicts go there instead.
   bool RecomputeOutputDirty(const Edge* edge, const Node* most_recent_input, LazyCommand* command,
-                            Node* output);
+                            Node* output, StaleByMtime* defer);
+  // -d explain: the inputs newer than `threshold` whose content was checked.
+  void ExplainUnchangedContent(const Edge* edge, TimeStamp threshold);
 
   BuildLog* build_log_;
   DiskInterface* disk_;
   Explanations* explanations_;
+  ContentHashStore* content_ = nullptr;
   DepLoader dep_loader_;
   DyndepLoader dyndep_loader_;
 };

@@ -5,6 +5,7 @@
 #define RONIN_STATUS_H_
 
 #include <cstdint>
+#include <functional>
 #include <queue>
 #include <string>
 
@@ -43,6 +44,10 @@ class Status {
   virtual void BuildFinished() = 0;
   // Where -d explain's reasons are found (none by default).
   virtual void SetExplanations(const Explanations*) {}
+  // A view that shows running jobs' output as it comes says so; it then
+  // hears, after each wait, the output a running job has printed so far.
+  virtual bool WantsRunningOutput() const { return false; }
+  virtual void BuildEdgeOutputSoFar(const Edge*, const std::string& /*output*/) {}
 };
 
 class StatusPrinter : public Status {
@@ -60,6 +65,14 @@ class StatusPrinter : public Status {
 
   // Expands NINJA_STATUS placeholders (%s %t %p ...); fatal on unknown ones.
   std::string FormatProgressStatus(const char* format, int64_t time_millis) const;
+
+  // For a view drawn below the status line (live_status.h): `hook` runs
+  // before anything scrolls the status line up; PrintOnNewLine prints
+  // text as command output is printed.
+  void SetBeforeNewLine(std::function<void()> hook) { printer_.SetBeforeNewLine(std::move(hook)); }
+  void PrintOnNewLine(const std::string& text) { printer_.PrintOnNewLine(text); }
+  void RepaintStatusLine() { printer_.RepaintStatusLine(); }
+  bool is_smart_terminal() const { return printer_.is_smart_terminal(); }
 
  private:
   void PrintStatus(const Edge* edge, int64_t time_millis);

@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,11 +117,20 @@ void Subprocess::ReadAvailable() {
 void Subprocess::CheckExited() {
   if (exited_ || pid_ == -1) return;
   int status;
-  pid_t result = waitpid(pid_, &status, WNOHANG);
+  pid_t result = Wait(WNOHANG, &status);
   if (result == pid_) {
     exited_ = true;
     wait_status_ = status;
   }
+}
+
+pid_t Subprocess::Wait(int options, int* status) {
+  // wait4: the reaped child's rusage also covers the descendants it waited
+  // for, so ru_maxrss is the largest resident size in the command's tree.
+  rusage usage;
+  pid_t result = wait4(pid_, status, options, &usage);
+  if (result == pid_) peak_rss_kib_ = usage.ru_maxrss;
+  return result;
 }
 
 bool Subprocess::Done() const {
@@ -133,7 +143,7 @@ bool Subprocess::Done() const {
 ExitStatus Subprocess::Finish() {
   if (!exited_) {
     int status;
-    while (waitpid(pid_, &status, 0) < 0) {
+    while (Wait(0, &status) < 0) {
       if (errno != EINTR) Fatal("waitpid(%d): %s", pid_, strerror(errno));
     }
     exited_ = true;

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <string>
@@ -33,6 +34,9 @@ class Subprocess {
   const std::string& output() const { return output_; }
   bool use_console() const { return use_console_; }
   pid_t pid() const { return pid_; }
+  // The largest resident size in the command's process tree (bytes), once
+  // it has been waited for; -1 before.
+  int64_t peak_rss_bytes() const { return peak_rss_kib_ < 0 ? -1 : peak_rss_kib_ * 1024; }
 
  private:
   friend class SubprocessSet;
@@ -42,6 +46,8 @@ class Subprocess {
   void ReadAvailable();
   // Notes the exit of a console job if it has ended (non-blocking).
   void CheckExited();
+  // waitpid() that also takes the child's peak RSS.
+  pid_t Wait(int options, int* status);
   // For a command started without the shell and killed by a signal.
   ExitStatus ReportSignalAsShell(int status);
 
@@ -52,6 +58,7 @@ class Subprocess {
   bool started_directly_ = false;  // without /bin/sh (direct_exec.h)
   bool exited_ = false;
   int wait_status_ = 0;
+  int64_t peak_rss_kib_ = -1;
 };
 
 class SubprocessSet {

@@ -787,6 +787,69 @@ def gen_spawn(root, n):
             "generator_version": GENERATOR_VERSION, "params": {"spawn": n}}
 
 
+def gen_makespan(root, n, seed=1):
+    """Commands that sleep: a graph with heterogeneous durations, for the
+    scheduling benchmark (not pre-built). n objects with heavy-tailed
+    compile times (Pareto, alpha 1.2, 0.25 s scale, capped at 8 s) go into
+    libraries, which three programs link (long links, 2-4 s). The shape is
+    the one a count of commands gets wrong: the slowest compiles sit on short
+    chains (compile, link), the many quick ones on long chains of quick steps
+    (generate, compile, archive, index, strip, link)."""
+    rng = random.Random(seed)
+    bdir = os.path.join(root, "out")
+    os.makedirs(bdir)
+    durations = {}  # output -> seconds
+    inputs = {}  # output -> its inputs
+    lines = ["rule work", "  command = sleep $d && touch $out", "  description = $kind $out", ""]
+
+    def build(out, kind, seconds, ins=()):
+        durations[out] = seconds
+        inputs[out] = list(ins)
+        lines.append("build %s: work %s" % (out, " ".join(ins)))
+        lines.append("  d = %.3f" % seconds)
+        lines.append("  kind = %s" % kind)
+
+    compile_times = sorted((min(8.0, 0.25 * rng.paretovariate(1.2)) for _ in range(n)), reverse=True)
+    slow = max(1, n // 8)
+    big_objects = []
+    for i, seconds in enumerate(compile_times[:slow]):
+        build("o/big%d.o" % i, "CXX", seconds)
+        big_objects.append("o/big%d.o" % i)
+    libs = []
+    quick = compile_times[slow:]
+    per_lib = max(1, len(quick) // 6)
+    for lib in range(6):
+        objects = []
+        for j, seconds in enumerate(quick[lib * per_lib:(lib + 1) * per_lib]):
+            gen = "o/gen%d_%d.cc" % (lib, j)
+            build(gen, "GEN", 0.02)
+            build(gen + ".o", "CXX", seconds, [gen])
+            objects.append(gen + ".o")
+        steps = ["o/lib%d.a" % lib, "o/lib%d.index" % lib, "o/lib%d.stripped" % lib]
+        build(steps[0], "AR", 0.05, objects)
+        build(steps[1], "INDEX", 0.05, [steps[0]])
+        build(steps[2], "STRIP", 0.05, [steps[1]])
+        libs.append(steps[2])
+    programs = []
+    for p, (seconds, share) in enumerate([(4.0, big_objects), (3.0, big_objects[::2]), (2.0, big_objects[1::2])]):
+        programs.append("o/app%d" % p)
+        build(programs[-1], "LINK", seconds, share + libs[p::3])
+    lines.append("")
+    lines.append("build all: phony " + " ".join(programs))
+    lines.append("default all\n")
+    with open(os.path.join(bdir, "build.ninja"), "w") as f:
+        f.write("\n".join(lines))
+
+    # The lower bound for N jobs: max(longest chain of durations, work / N).
+    longest = {}
+    for out in durations:  # inputs are always declared before their users
+        longest[out] = durations[out] + max((longest[i] for i in inputs[out]), default=0.0)
+    return {"kind": "makespan", "build_dir": "out", "edges": len(durations) + 1, "commands": len(durations),
+            "generator_version": GENERATOR_VERSION, "params": {"makespan": n, "seed": seed},
+            "work_seconds": round(sum(durations.values()), 3),
+            "longest_chain_seconds": round(max(longest.values()), 3)}
+
+
 def gen_chain(root, n):
     bdir_rel = "out"
     files = Files()
@@ -865,6 +928,8 @@ def main(argv=None):
     mode.add_argument("--deps", action="store_true", help="GN-shaped tree with deps = gcc and a prebuilt .ninja_deps")
     mode.add_argument("--spawn", type=int, metavar="N", help="N trivial independent commands (not pre-built)")
     mode.add_argument("--chain", type=int, metavar="N", help="an N-deep chain of edges")
+    mode.add_argument("--makespan", type=int, metavar="N",
+                      help="N objects whose commands sleep heavy-tailed times (not pre-built)")
     mode.add_argument("--fanin", type=int, metavar="N", help="one edge with N inputs")
     ap.add_argument("--edges", type=int, default=52000, help="build statements (default %(default)s)")
     ap.add_argument("--files", type=int, default=103000,
@@ -891,6 +956,8 @@ def main(argv=None):
         meta = gen_spawn(root, args.spawn)
     elif args.chain is not None:
         meta = gen_chain(root, args.chain)
+    elif args.makespan is not None:
+        meta = gen_makespan(root, args.makespan, args.seed)
     elif args.fanin is not None:
         meta = gen_fanin(root, args.fanin)
     else:
@@ -905,8 +972,8 @@ def main(argv=None):
     print("%s: %s" % (root, summary))
     print("build dir: %s" % os.path.join(root, meta["build_dir"]))
     if args.check:
-        if meta["kind"] == "spawn":
-            print("--check: spawn trees are not pre-built; skipped")
+        if meta["kind"] in ("spawn", "makespan"):
+            print("--check: %s trees are not pre-built; skipped" % meta["kind"])
         elif not check_noop(root, meta, args.check):
             return 1
     return 0

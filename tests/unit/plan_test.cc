@@ -294,6 +294,65 @@ TEST_F(PlanTest, WeightFollowsTheLongestPathToAnyTarget) {
   EXPECT_EQ((std::vector<std::string>{"x", "l1", "l2", "short", "l3", "y", "all"}), Drain());
 }
 
+TEST_F(PlanTest, LongestTimedChainStartsFirst) {
+  // a1-a2-a3 has more commands, but b1 alone takes longer.
+  Parse(
+      "build a1: cat src\n"
+      "build a2: cat a1\n"
+      "build a3: cat a2\n"
+      "build b1: cat src\n"
+      "build all: phony a3 b1\n");
+  disk_.CreateAt("src", 1);
+  Add("all");
+  for (const char* fast : {"a1", "a2", "a3"}) EdgeFor(fast)->prev_elapsed_time_millis = 300;
+  EdgeFor("b1")->prev_elapsed_time_millis = 5000;
+  plan_.PrepareQueue(DurationModel(plan_.edges(), nullptr));
+  EXPECT_EQ(900, EdgeFor("a1")->critical_path_weight);
+  EXPECT_EQ(5000, EdgeFor("b1")->critical_path_weight);
+  EXPECT_EQ(0, EdgeFor("all")->critical_path_weight);
+  EXPECT_EQ("b1", Next());
+  EXPECT_EQ("a1", Next());
+}
+
+TEST_F(PlanTest, FastCommandsKeepNinjasOrder) {
+  // Below the floor, measured times are noise: the chain of three goes first.
+  Parse("build b1: cat src\nbuild a1: cat src\nbuild a2: cat a1\nbuild all: phony b1 a2\n");
+  disk_.CreateAt("src", 1);
+  Add("all");
+  EdgeFor("b1")->prev_elapsed_time_millis = DurationModel::kFloorMillis - 1;
+  EdgeFor("a1")->prev_elapsed_time_millis = 0;
+  EdgeFor("a2")->prev_elapsed_time_millis = 3;
+  plan_.PrepareQueue(DurationModel(plan_.edges(), nullptr));
+  EXPECT_EQ((std::vector<std::string>{"a1", "b1", "a2", "all"}), Drain());
+}
+
+TEST_F(PlanTest, UnknownDurationsWeighTheMedian) {
+  // c1 and c2 have no history: each weighs the median (1000), so their
+  // chain (2000) outweighs b1 (1500).
+  Parse(
+      "build b1: cat src\nbuild c1: cat src\nbuild c2: cat c1\n"
+      "build k1: cat src\nbuild k2: cat src\nbuild all: phony b1 c2 k1 k2\n");
+  disk_.CreateAt("src", 1);
+  Add("all");
+  EdgeFor("b1")->prev_elapsed_time_millis = 1500;
+  EdgeFor("k1")->prev_elapsed_time_millis = 1000;
+  EdgeFor("k2")->prev_elapsed_time_millis = 200;
+  plan_.PrepareQueue(DurationModel(plan_.edges(), nullptr));
+  EXPECT_EQ(2000, EdgeFor("c1")->critical_path_weight);
+  EXPECT_EQ("c1", Next());
+  EXPECT_EQ("b1", Next());
+}
+
+TEST_F(PlanTest, HugeDurationsSaturate) {
+  Parse("build a1: cat src\nbuild a2: cat a1\nbuild a3: cat a2\n");
+  disk_.CreateAt("src", 1);
+  Add("a3");
+  for (const char* edge : {"a1", "a2", "a3"}) EdgeFor(edge)->prev_elapsed_time_millis = INT32_MAX - 5;
+  plan_.PrepareQueue(DurationModel(plan_.edges(), nullptr));
+  EXPECT_EQ(INT32_MAX, EdgeFor("a1")->critical_path_weight);
+  EXPECT_EQ(INT32_MAX - 5, EdgeFor("a3")->critical_path_weight);
+}
+
 TEST(EdgePriorityTest, WeightThenId) {
   Edge a, b;
   a.critical_path_weight = 2;

@@ -1,0 +1,235 @@
+#include "live_status.h"
+
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "graph.h"
+#include "line_printer.h"
+#include "util.h"
+
+namespace ronin {
+
+std::unique_ptr<Status> NewStatus(const BuildConfig& config) {
+  bool live = config.ronin.progress == RoninOptions::Progress::kLive &&
+              config.verbosity == BuildConfig::Verbosity::kNormal && LinePrinter().is_smart_terminal();
+  if (live) return std::unique_ptr<Status>(new LiveStatus(config));
+  return std::unique_ptr<Status>(new StatusPrinter(config));
+}
+
+namespace {
+
+// Ten redraws a second: elapsed times move by a tenth of a second.
+constexpr std::chrono::milliseconds kRefreshInterval(100);
+
+// Text for one row of the block: no colours, no control characters.
+std::string Printable(std::string_view text) {
+  std::string printable = StripAnsiEscapeCodes(text);
+  for (char& c : printable) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  }
+  return printable;
+}
+
+// What the status line would say for the edge.
+std::string Describe(const Edge* edge) {
+  std::string text = edge->GetBinding(Rule::kDescription);
+  if (text.empty()) text = edge->GetBinding(Rule::kCommand);
+  return Printable(text);
+}
+
+bool IsBlank(std::string_view line) {
+  return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+}
+
+}  // namespace
+
+LiveStatus::LiveStatus(const BuildConfig& config) : classic_(config) {
+  // Anything printed above the block (command output, FAILED, explanations)
+  // first takes the block away; it is drawn again afterwards.
+  classic_.SetBeforeNewLine([this] { Erase(); });
+}
+
+LiveStatus::~LiveStatus() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (refresher_.joinable()) refresher_.join();
+}
+
+void LiveStatus::EdgeAddedToPlan(const Edge* edge) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  classic_.EdgeAddedToPlan(edge);
+}
+
+void LiveStatus::EdgeRemovedFromPlan(const Edge* edge) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  classic_.EdgeRemovedFromPlan(edge);
+}
+
+void LiveStatus::SetExplanations(const Explanations* explanations) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  classic_.SetExplanations(explanations);
+}
+
+void LiveStatus::BuildStarted() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  classic_.BuildStarted();
+  if (refresher_.joinable()) return;
+  stopping_ = false;
+  refresher_ = std::thread(&LiveStatus::RefreshLoop, this);
+}
+
+void LiveStatus::BuildFinished() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (refresher_.joinable()) refresher_.join();
+  std::lock_guard<std::mutex> lock(mutex_);
+  Erase();
+  jobs_.clear();
+  console_jobs_ = 0;
+  PrintFailureRecap();
+  classic_.BuildFinished();
+}
+
+void LiveStatus::BuildEdgeStarted(const Edge* edge, int64_t start_time_millis) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (edge->use_console()) {
+    // The command owns the terminal until it ends.
+    Erase();
+    ++console_jobs_;
+  }
+  classic_.BuildEdgeStarted(edge, start_time_millis);
+  jobs_.push_back(Job{edge, MonotonicMillis(), Describe(edge), std::string()});
+}
+
+void LiveStatus::BuildEdgeFinished(const Edge* edge, int64_t start_time_millis, int64_t end_time_millis,
+                                   ExitStatus exit_code, const std::string& output) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  jobs_.erase(std::remove_if(jobs_.begin(), jobs_.end(), [edge](const Job& job) { return job.edge == edge; }),
+              jobs_.end());
+  if (edge->use_console()) --console_jobs_;
+  bool had_block = block_lines_ > 0;
+  classic_.BuildEdgeFinished(edge, start_time_millis, end_time_millis, exit_code, output);
+  if (exit_code != kExitSuccess) {
+    std::string failure = "  [code=" + std::to_string(exit_code) + "]";
+    for (const Node* node : edge->outputs) failure += " " + std::string(node->path);
+    failures_.push_back(failure);
+  }
+  if (had_block && block_lines_ == 0) Draw();  // printed above it: back at once
+}
+
+void LiveStatus::BuildEdgeOutputSoFar(const Edge* edge, const std::string& output) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (Job& job : jobs_) {
+    if (job.edge != edge || job.output_seen == output.size()) continue;
+    job.output_seen = output.size();
+    job.last_line = LastLine(output);
+  }
+}
+
+void LiveStatus::RefreshLoop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!stopping_) {
+    wake_.wait_for(lock, kRefreshInterval);
+    if (!stopping_) Draw();
+  }
+}
+
+void LiveStatus::Draw() {
+  // The terminal's size is read at every draw, so a resize (SIGWINCH)
+  // shows at the next one.
+  winsize size;
+  if (console_jobs_ > 0 || jobs_.empty() || ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) {
+    Erase();
+    return;
+  }
+  if (size.ws_col != columns_ || size.ws_row != rows_) {
+    // Resized (SIGWINCH): the terminal may have rewrapped the status line
+    // and the block anywhere around the cursor. Start again from the
+    // status line's row.
+    if (columns_ != 0) {
+      fputs("\r\x1B[J", stdout);
+      block_lines_ = 0;
+      classic_.RepaintStatusLine();
+    }
+    columns_ = size.ws_col;
+    rows_ = size.ws_row;
+  }
+  std::vector<std::string> lines = BlockLines(jobs_, MonotonicMillis(), size.ws_col, size.ws_row);
+  if (lines.empty()) {
+    Erase();
+    return;
+  }
+  // Each line on a row of its own below the status line (scrolling the
+  // screen if needed), then back up: relative moves survive the scroll.
+  std::string text;
+  for (const std::string& line : lines) text += "\r\n" + line + "\x1B[K";
+  text += "\x1B[J\x1B[" + std::to_string(lines.size()) + "A\r";
+  fwrite(text.data(), 1, text.size(), stdout);
+  fflush(stdout);
+  block_lines_ = static_cast<int>(lines.size());
+}
+
+void LiveStatus::Erase() {
+  if (block_lines_ == 0) return;
+  // From the start of the row below the status line to the end of the screen.
+  fputs("\r\x1B[B\x1B[J\x1B[A", stdout);
+  fflush(stdout);
+  block_lines_ = 0;
+}
+
+void LiveStatus::PrintFailureRecap() {
+  if (failures_.empty()) return;
+  std::string recap = "ninja: " + std::to_string(failures_.size()) +
+                      (failures_.size() == 1 ? " command" : " commands") + " failed:\n";
+  for (const std::string& failure : failures_) recap += failure + "\n";
+  classic_.PrintOnNewLine(recap);
+  failures_.clear();
+}
+
+std::vector<std::string> LiveStatus::BlockLines(const std::vector<Job>& jobs, int64_t now_millis,
+                                                int columns, int rows) {
+  std::vector<std::string> lines;
+  int max_lines = rows - 1;  // the status line keeps its row
+  if (max_lines < 1 || columns < 2) return lines;
+  size_t width = static_cast<size_t>(columns) - 1;  // never the last column: no wrapping
+  size_t shown = jobs.size() <= static_cast<size_t>(max_lines) ? jobs.size() : max_lines - 1;
+  for (size_t i = 0; i < shown; ++i) {
+    const Job& job = jobs[i];
+    double elapsed = std::max<int64_t>(0, now_millis - job.start_millis) / 1e3;
+    std::string line = StringPrintf("%6.1fs ", elapsed) + job.description;
+    if (!job.last_line.empty()) line += " | " + job.last_line;
+    lines.push_back(ElideMiddle(line, width));
+  }
+  if (shown < jobs.size())
+    lines.push_back(ElideMiddle("  ... and " + std::to_string(jobs.size() - shown) + " more", width));
+  return lines;
+}
+
+std::string LiveStatus::LastLine(const std::string& output) {
+  size_t end = output.size();
+  while (end > 0) {
+    size_t begin = output.rfind('\n', end - 1);
+    begin = begin == std::string::npos ? 0 : begin + 1;
+    std::string_view line(output.data() + begin, end - begin);
+    end = begin == 0 ? 0 : begin - 1;
+    if (IsBlank(line)) continue;
+    // What a terminal would show of "50%\r75%\r": the last non-blank part.
+    while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    size_t carriage = line.rfind('\r');
+    if (carriage != std::string_view::npos) line.remove_prefix(carriage + 1);
+    return Printable(line);
+  }
+  return std::string();
+}
+
+}  // namespace ronin
