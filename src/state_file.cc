@@ -91,6 +91,7 @@ bool StateFile::Load(const std::string& path, std::string* err) {
     *err = strerror(read_errno);
     return false;
   }
+  if (data.empty()) return true;  // created, but the header never fit
   if (data.size() < kHeaderSize || data.compare(0, kSignatureSize, kSignature) != 0 ||
       GetLE(data.data() + kSignatureSize, 4) != kCurrentVersion) {
     // Only ronin's own optimisations depend on it: start over.

@@ -367,3 +367,93 @@ class GitBranchSwitchTest(unittest.TestCase):
         self.assertEqual(self.compiled(on_b), sorted(self.changed | self.special_users))
         self.assertIn("Linking C executable app", on_b)
         self.assertTrue(self.ninja().endswith("ninja: no work to do.\n"))
+
+
+# --------------------------------------------------------------------------
+# Faults: SIGKILL at random points, a full disk
+# --------------------------------------------------------------------------
+
+def chain_tree(sources=10):
+    """m_i = s_i + s_(i+1); top = all m_i. A command first writes a partial
+    output, then the real one: a kill can leave either."""
+    lines = ["builddir = t\n",
+             "rule cat\n  command = printf partial > $out; sleep 0.01; cat $in > $out\n"]
+    mids = []
+    for i in range(sources - 1):
+        lines.append("build m%d: cat s%d s%d\n" % (i, i, i + 1))
+        mids.append("m%d" % i)
+    lines.append("build top: cat %s\n" % " ".join(mids))
+    files = {"build.ninja": "".join(lines)}
+    files.update({"s%d" % i: "s%d v0\n" % i for i in range(sources)})
+    return files
+
+
+def expected_top(root, sources=10):
+    text = []
+    for i in range(sources - 1):
+        for j in (i, i + 1):
+            with open(os.path.join(root, "s%d" % j)) as f:
+                text.append(f.read())
+    return "".join(text)
+
+
+class StateFileFaultTest(NinjaTestCase):
+    def build(self, *args):
+        r = self.ninja("--content-hash", *args)
+        self.assertEqual(r.returncode, 0, r)
+        return r
+
+    def assertCorrect(self):
+        with open(self.path("top")) as f:
+            self.assertEqual(f.read(), expected_top(self.dir))
+        self.assertEqual(self.build().stdout, "ninja: no work to do.\n")
+
+    def test_sigkill_at_random_points(self):
+        harness.write_tree(self.dir, chain_tree())
+        self.build()
+        rng = random.Random(int(os.environ.get("CONTENT_HASH_SEED", "11")))
+        for round_ in range(int(os.environ.get("CONTENT_HASH_KILLS", "12"))):
+            for i in rng.sample(range(10), 4):
+                same = rng.random() < 0.5
+                rewrite(self.dir, "s%d" % i, None if same else "s%d v%d\n" % (i, round_ + 1))
+            proc = subprocess.Popen([NINJA, "--content-hash", "-j2"], cwd=self.dir, env=harness.base_env(),
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            time.sleep(rng.uniform(0.0, 0.15))
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.wait()
+            r = self.build()
+            self.assertNotIn("error", r.stderr)
+            self.assertCorrect()
+
+    @unittest.skipUnless(os.geteuid() == 0, "SKIPPED: needs root to mount a tmpfs")
+    def test_full_disk_then_recovery(self):
+        harness.write_tree(self.dir, chain_tree(40))
+        t = self.path("t")
+        os.makedirs(t)
+        r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", t],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if r.returncode != 0:
+            self.skipTest("SKIPPED: cannot mount a tmpfs: %s" % r.stdout.decode().strip())
+        self.addCleanup(subprocess.run, ["umount", "-l", t], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        from test_faults import fill_disk
+        fill_disk(t, leave=3000)
+        first = self.ninja("--content-hash", "-j1")
+        self.assertIn(first.returncode, (0, 1), first)
+        self.assertTrue(first.returncode or first.stderr, "the disk was never full: %r" % first)
+        for line in first.stderr.splitlines():
+            self.assertRegex(line, r"^ninja: warning: writing \.ronin_state: No space left on device; "
+                                   r"content hashes are not recorded$")
+        if first.returncode:
+            self.assertIn("ninja: build stopped: Error writing to build log: No space left on device.", first.stdout)
+        os.unlink(os.path.join(t, "fill"))
+        second = self.build("-j1")
+        self.assertEqual(second.stderr, "")
+        with open(self.path("top")) as f:
+            self.assertEqual(f.read(), expected_top(self.dir, 40))
+        self.assertEqual(self.build().stdout, "ninja: no work to do.\n")
+        for i in range(40):
+            rewrite(self.dir, "s%d" % i)
+        self.assertEqual(self.build().stdout, "ninja: no work to do.\n")

@@ -143,6 +143,17 @@ TEST_F(StateFileTest, BadSignatureOrVersionStartsOver) {
   }
 }
 
+TEST_F(StateFileTest, AnEmptyFileIsAnEmptyState) {
+  WriteRealFile(path_, "");
+  StateFile state;
+  LoadClean(&state);
+  Put(&state, Kind::kFileDigest, "a", "1");
+  state.Close();
+  StateFile again;
+  LoadClean(&again);
+  EXPECT_EQ("1", *again.Find(Kind::kFileDigest, "a"));
+}
+
 TEST_F(StateFileTest, UnknownKindsAreSkippedAndDroppedOnRecompaction) {
   WriteRealFile(path_, StateFileHeader() + EncodeStateRecord(static_cast<Kind>(77), "future", "x") +
                            EncodeStateRecord(Kind::kFileDigest, "a", "1"));
