@@ -55,7 +55,7 @@ TREES = {
         "spawn": ["--spawn", "200"],
         "chain": ["--chain", "10000"],
         "fanin": ["--fanin", "10000"],
-        "switch": ["--deps", "--edges", "5000", "--files", "10300", "--subninjas", "50"],
+        "switch": ["--deps", "--edges", "1500", "--files", "3100", "--subninjas", "20"],
     },
 }
 
