@@ -90,6 +90,11 @@ class ContentHashTest(NinjaTestCase):
         rewrite(self.dir, "common.h")
         self.assertEqual(self.build(env=env).stdout, "ninja: no work to do.\n")
 
+    def test_listed_by_help(self):
+        r = self.ninja("-h")
+        self.assertIn("\n  --content-hash            skip commands whose inputs changed mtime but not content\n",
+                      r.stderr)
+
     def test_without_the_option_it_rebuilds_as_ninja(self):
         self.build("--content-hash")
         rewrite(self.dir, "a.c")
