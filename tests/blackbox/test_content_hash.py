@@ -290,9 +290,12 @@ default lib
                 content = "%s %d\n" % (rel, step)
                 for root in roots.values():
                     rewrite(root, rel, content)
+        outputs = {}
         for name, root in roots.items():
             with open(os.path.join(root, "lib")) as f:
-                self.assertEqual(f.read(), open(os.path.join(roots["without"], "lib")).read(), name)
+                outputs[name] = f.read()
+        for name in roots:
+            self.assertEqual(outputs[name], outputs["without"], name)
 
 
 # --------------------------------------------------------------------------
