@@ -194,7 +194,10 @@ std::vector<Node*> ContentHashStore::UnchangedOutputs(Edge* edge) {
     if (output->exists() && Recorded(output->path, &before) && before.mtime == output->mtime &&
         before.size == now.size && before.digest == now.digest)
       unchanged.push_back(output);
+    // The node now describes the file the command left (for the digests of
+    // its dependents, and their outputs' checks if they are cleaned).
     output->mtime = now.mtime;
+    output->existence = Node::Existence::kExists;
     current_[output] = now;
     Record(output->path, now);
   }

@@ -97,13 +97,8 @@ bool NinjaMain::OpenDepsLog(bool recompact_only) {
 
 bool NinjaMain::OpenStateFile() {
   if (!StateFileWanted(config_)) return true;
-  std::string path = StateFilePath();
-  std::string err;
-  if (!state_file_.Load(path, &err)) {
-    Error("loading %s: %s", path.c_str(), err.c_str());
-    return false;
-  }
-  if (!err.empty()) Warning("%s: %s", path.c_str(), err.c_str());
+  // Read when first asked: a no-op build never reads it.
+  state_file_.LoadOnFirstUse(StateFilePath());
   if (config_.dry_run) state_file_.DisableWrites();
   if (config_.ronin.content_hash) content_store_.reset(new ContentHashStore(&state_, &state_file_));
   if (config_.ronin.keep_free_memory > 0 && !config_.dry_run) {

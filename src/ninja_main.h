@@ -41,8 +41,8 @@ class NinjaMain : public BuildLogUser {
   // recompacts them, for -t recompact).
   bool OpenBuildLog(bool recompact_only = false);
   bool OpenDepsLog(bool recompact_only = false);
-  // Loads .ronin_state when a ronin option needs it (StateFileWanted);
-  // called after OpenBuildLog, which takes the build directory's lock.
+  // Prepares .ronin_state when a ronin option needs it (StateFileWanted):
+  // it is read at its first use, under the lock OpenBuildLog took.
   bool OpenStateFile();
 
   // Builds the manifest if it is a target and out of date. True if it was

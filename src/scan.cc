@@ -232,6 +232,16 @@ void DependencyScan::ExplainUnchangedContent(const Edge* edge, TimeStamp thresho
   }
 }
 
+bool DependencyScan::StaleNow(const Edge* edge, const std::string& reason, TimeStamp compared_with,
+                              StaleByMtime* defer) {
+  if (defer) {
+    defer->Note(reason, compared_with);
+    return false;
+  }
+  explanations_->Record(edge, "%s", reason.c_str());
+  return true;
+}
+
 void DependencyScan::LazyCommand::Evaluate() {
   if (evaluated) return;
   text = edge->EvaluateCommand(true);
@@ -274,11 +284,7 @@ bool DependencyScan::RecomputeOutputDirty(const Edge* edge, const Node* most_rec
     std::string reason = StringPrintf("output %s older than most recent input %s (%" PRId64 " vs %" PRId64 ")",
                                       path.c_str(), std::string(most_recent_input->path).c_str(),
                                       output->mtime, most_recent_input->mtime);
-    if (!defer) {
-      explanations_->Record(edge, "%s", reason.c_str());
-      return true;
-    }
-    defer->Note(reason, output->mtime);
+    if (StaleNow(edge, reason, output->mtime, defer)) return true;
   }
 
   if (!build_log_) return false;
@@ -299,11 +305,7 @@ bool DependencyScan::RecomputeOutputDirty(const Edge* edge, const Node* most_rec
     std::string reason = StringPrintf("recorded mtime of %s older than most recent input %s (%" PRId64 " vs %" PRId64 ")",
                                       path.c_str(), std::string(most_recent_input->path).c_str(), entry->mtime,
                                       most_recent_input->mtime);
-    if (!defer) {
-      explanations_->Record(edge, "%s", reason.c_str());
-      return true;
-    }
-    defer->Note(reason, entry->mtime);
+    if (StaleNow(edge, reason, entry->mtime, defer)) return true;
   }
   return false;
 }

@@ -85,6 +85,9 @@ class DependencyScan {
   // True if `output` is dirty. With `defer`, mtime verdicts go there instead.
   bool RecomputeOutputDirty(const Edge* edge, const Node* most_recent_input, LazyCommand* command,
                             Node* output, StaleByMtime* defer);
+  // An mtime verdict: dirty now (recorded for -d explain), or, with
+  // `defer`, noted there for the content check.
+  bool StaleNow(const Edge* edge, const std::string& reason, TimeStamp compared_with, StaleByMtime* defer);
   // -d explain: the inputs newer than `threshold` whose content was checked.
   void ExplainUnchangedContent(const Edge* edge, TimeStamp threshold);
 

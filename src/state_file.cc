@@ -8,6 +8,7 @@
 
 #include "hash.h"
 #include "status.h"
+#include "util.h"
 
 namespace ronin {
 
@@ -77,8 +78,28 @@ bool StateFile::IsKnownKind(uint8_t kind) {
   return kind >= static_cast<uint8_t>(Kind::kFileDigest) && kind <= static_cast<uint8_t>(Kind::kEdgeResources);
 }
 
+void StateFile::LoadOnFirstUse(const std::string& path) {
+  path_ = path;
+  load_pending_ = true;
+}
+
+void StateFile::EnsureLoaded() const {
+  if (!load_pending_) return;
+  // Loading fills the tables: logically still the same (unread) state.
+  StateFile* self = const_cast<StateFile*>(this);
+  self->load_pending_ = false;
+  std::string err;
+  if (!self->Load(path_, &err)) {
+    Warning("%s: %s; not used by this run", path_.c_str(), err.c_str());
+    self->writes_disabled_ = true;
+  } else if (!err.empty()) {
+    Warning("%s: %s", path_.c_str(), err.c_str());
+  }
+}
+
 bool StateFile::Load(const std::string& path, std::string* err) {
   path_ = path;
+  load_pending_ = false;
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return true;
@@ -93,6 +114,7 @@ bool StateFile::Load(const std::string& path, std::string* err) {
     *err = strerror(read_errno);
     return false;
   }
+  if (data.empty()) return true;  // created, but the header never fit
   if (data.size() < kHeaderSize || data.compare(0, kSignatureSize, kSignature) != 0 ||
       GetLE(data.data() + kSignatureSize, 4) != kCurrentVersion) {
     // Only ronin's own optimisations depend on it: start over.
@@ -137,6 +159,7 @@ size_t StateFile::ParseRecords(const std::string& data, size_t offset) {
 }
 
 const std::string* StateFile::Find(Kind kind, std::string_view key) const {
+  EnsureLoaded();
   auto table = tables_.find(static_cast<uint8_t>(kind));
   if (table == tables_.end()) return nullptr;
   auto it = table->second.find(key);
@@ -145,6 +168,7 @@ const std::string* StateFile::Find(Kind kind, std::string_view key) const {
 
 void StateFile::ForEach(Kind kind,
                         const std::function<void(std::string_view key, std::string_view payload)>& visit) const {
+  EnsureLoaded();
   auto table = tables_.find(static_cast<uint8_t>(kind));
   if (table == tables_.end()) return;
   for (const auto& entry : table->second) visit(entry.first, entry.second);
@@ -157,6 +181,7 @@ size_t StateFile::live_count() const {
 }
 
 bool StateFile::Put(Kind kind, std::string_view key, std::string_view payload, std::string* err) {
+  EnsureLoaded();
   Table& table = tables_[static_cast<uint8_t>(kind)];
   auto it = table.find(key);
   if (it != table.end() && it->second == payload) return true;  // nothing new to write
@@ -232,6 +257,7 @@ bool StateFile::WriteAll(int fd, const std::string& bytes, std::string* err) {
 }
 
 bool StateFile::Recompact(std::string* err) {
+  EnsureLoaded();
   Close();
   std::string temp_path = path_ + ".recompact";
   int fd = open(temp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);

@@ -42,6 +42,11 @@ class StateFile {
   // over; either way *err then holds a warning and the result is true.
   // False only when the file cannot be read or repaired.
   bool Load(const std::string& path, std::string* err);
+  // Load, but only at the first Find, ForEach or Put: a build that never
+  // asks (a no-op) never reads the file. Warnings are printed then, as
+  // "ninja: warning: PATH: ..."; a file that cannot be read is then
+  // treated as empty and left alone.
+  void LoadOnFirstUse(const std::string& path);
   // The payload last recorded for (kind, key), or nullptr.
   const std::string* Find(Kind kind, std::string_view key) const;
   // Visits every live (key, payload) of one kind, in key order.
@@ -57,12 +62,13 @@ class StateFile {
 
   // Rewrites the file with one record per live (kind, key).
   bool Recompact(std::string* err);
-  size_t live_count() const;
+  size_t live_count() const;  // (of what is loaded)
   size_t loaded_record_count() const { return loaded_records_; }
 
  private:
   using Table = std::map<std::string, std::string, std::less<>>;
   static bool IsKnownKind(uint8_t kind);
+  void EnsureLoaded() const;
   // Parses records from `data` (after the header); returns the end of the
   // last good one.
   size_t ParseRecords(const std::string& data, size_t offset);
@@ -77,6 +83,7 @@ class StateFile {
   int fd_ = -1;
   size_t loaded_records_ = 0;
   bool writes_disabled_ = false;
+  bool load_pending_ = false;
 };
 
 // Whether this run reads and writes .ronin_state at all (false without any

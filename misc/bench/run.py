@@ -47,6 +47,7 @@ TREES = {
         "chain": ["--chain", "100000"],
         "fanin": ["--fanin", "100000"],
         "makespan": ["--makespan", "48"],
+        "switch": ["--deps", "--edges", "20000", "--files", "41200", "--subninjas", "200"],
     },
     "quick": {
         "plain": ["--plain", "--edges", "5000", "--files", "10300", "--subninjas", "50"],
@@ -56,6 +57,7 @@ TREES = {
         "chain": ["--chain", "10000"],
         "fanin": ["--fanin", "10000"],
         "makespan": ["--makespan", "16"],
+        "switch": ["--deps", "--edges", "1500", "--files", "3100", "--subninjas", "20"],
     },
 }
 
@@ -242,6 +244,37 @@ class Makespan(Scenario):
         return max(meta["longest_chain_seconds"], meta["work_seconds"] / cls.JOBS)
 
 
+class BranchSwitch(Scenario):
+    """What `git checkout other && git checkout -` leaves: 30 % of the
+    sources and the hot header rewritten with the same content (newer
+    mtimes), then a real build (-j2). Ours runs with --content-hash (through
+    RONIN_FLAGS, which the reference ignores); its warm-up round is the
+    first build with the option, which records the content it ran with.
+    Every round touches the same files, so the reference rebuilds the same
+    edges each time and ours, from round 1 on, none."""
+
+    def sources(self, tree):
+        if "_sources" not in tree:
+            found = []
+            for dirpath, dirnames, filenames in os.walk(tree["root"]):
+                dirnames[:] = sorted(d for d in dirnames if os.path.join(dirpath, d) != tree["bdir"])
+                found += [os.path.join(dirpath, f) for f in sorted(filenames)
+                          if f.endswith((".c", ".cc", ".cpp"))]
+            tree["_sources"] = [p for i, p in enumerate(found) if i % 10 in (0, 3, 7)]
+        return tree["_sources"]
+
+    def setup(self, tree):
+        now = time.time_ns()
+        for p in self.sources(tree) + [os.path.join(tree["root"], tree["meta"]["hot_header"])]:
+            os.utime(p, ns=(now, now))
+
+    def check(self, rc, out, tree):
+        if rc != 0:
+            return "exit %s" % rc, None
+        ran = len(re.findall(r"^\[\d+/\d+\]", out, re.M))
+        return None, "%d commands" % ran
+
+
 def scenarios():
     return [
         Noop("noop", "plain", [], "no-op build, GN-shaped tree, no deps log"),
@@ -258,6 +291,13 @@ def scenarios():
         Noop("noop-4x", "plain4x", [], "no-op build, 4x larger tree"),
         Noop("chain", "chain", [], "no-op, 100k-deep chain (64 MB stack)", stack=BIG_STACK),
         Noop("fanin", "fanin", [], "no-op, one edge with 100k inputs"),
+        BranchSwitch("branch-switch", "switch", ["-j2"],
+                     "touch 30% of sources + hot header (same content), build -j2; ours --content-hash",
+                     per_binary_tree=True, env={"RONIN_FLAGS": "--content-hash"}),
+        Noop("noop-ch", "plain", [], "noop with RONIN_FLAGS=--content-hash (ref ignores it)",
+             env={"RONIN_FLAGS": "--content-hash"}),
+        Noop("noop-deps-ch", "deps", [], "noop-deps with RONIN_FLAGS=--content-hash (ref ignores it)",
+             env={"RONIN_FLAGS": "--content-hash"}),
         Makespan("makespan", "makespan", ["-j%d" % Makespan.JOBS],
                  "sleeping commands of heavy-tailed durations from clean, -j4, log of the last build present",
                  per_binary_tree=True),

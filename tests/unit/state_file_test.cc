@@ -143,6 +143,31 @@ TEST_F(StateFileTest, BadSignatureOrVersionStartsOver) {
   }
 }
 
+TEST_F(StateFileTest, AnEmptyFileIsAnEmptyState) {
+  WriteRealFile(path_, "");
+  StateFile state;
+  LoadClean(&state);
+  Put(&state, Kind::kFileDigest, "a", "1");
+  state.Close();
+  StateFile again;
+  LoadClean(&again);
+  EXPECT_EQ("1", *again.Find(Kind::kFileDigest, "a"));
+}
+
+TEST_F(StateFileTest, LoadOnFirstUseReadsAtTheFirstQuestion) {
+  WriteRealFile(path_, StateFileHeader() + EncodeStateRecord(Kind::kFileDigest, "a", "1"));
+  StateFile state;
+  state.LoadOnFirstUse(path_);
+  WriteRealFile(path_, StateFileHeader() + EncodeStateRecord(Kind::kFileDigest, "a", "2"));
+  ASSERT_NE(nullptr, state.Find(Kind::kFileDigest, "a"));
+  EXPECT_EQ("2", *state.Find(Kind::kFileDigest, "a"));
+  Put(&state, Kind::kFileDigest, "b", "3");
+  state.Close();
+  StateFile again;
+  LoadClean(&again);
+  EXPECT_EQ(2u, again.live_count());
+}
+
 TEST_F(StateFileTest, UnknownKindsAreSkippedAndDroppedOnRecompaction) {
   WriteRealFile(path_, StateFileHeader() + EncodeStateRecord(static_cast<Kind>(77), "future", "x") +
                            EncodeStateRecord(Kind::kFileDigest, "a", "1"));

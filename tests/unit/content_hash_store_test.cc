@@ -1,0 +1,142 @@
+// Tests for the content-hash store (content_hash_store.h) on real files:
+// what makes an edge's inputs "unchanged", the guards (outputs rewritten
+// elsewhere, inputs written while the command ran), early cutoff, and that
+// recorded digests spare a later run any hashing.
+#include "content_hash_store.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "disk.h"
+#include "graph.h"
+#include "state.h"
+#include "test_support.h"
+
+namespace ronin {
+namespace {
+
+using test::ParseManifest;
+using test::ScopedTempDir;
+using test::WriteRealFile;
+
+class ContentHashStoreTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* name : {"in1", "in2", "out"}) WriteRealFile(dir_.File(name), std::string(name) + "\n");
+    ASSERT_TRUE(ParseManifest(&state_, "rule r\n  command = c\nbuild " + dir_.File("out") + ": r " +
+                                           dir_.File("in1") + " " + dir_.File("in2") + "\n"));
+    edge_ = state_.LookupNode(dir_.File("out"))->in_edge;
+    Reopen();
+  }
+
+  // A fresh state file and store over the same file, as the next run.
+  void Reopen() {
+    store_.reset();
+    state_file_.reset(new StateFile);
+    std::string err;
+    ASSERT_TRUE(state_file_->Load(dir_.File(".ronin_state"), &err));
+    store_.reset(new ContentHashStore(&state_, state_file_.get()));
+    Restat();
+  }
+  void Restat() {
+    std::string err;
+    for (Node* node : {Input(0), Input(1), Output()}) ASSERT_TRUE(node->Stat(&disk_, &err)) << err;
+  }
+  Node* Input(int i) { return edge_->inputs[i]; }
+  Node* Output() { return edge_->outputs[0]; }
+  // Rewrites a file and dates it `seconds` after its current mtime.
+  // (restat = false: the nodes keep what the scan saw, as during a build.)
+  void Rewrite(const char* name, const std::string& content, bool restat = true) {
+    const int seconds = 1;
+    std::string path = dir_.File(name);
+    struct stat info;
+    ASSERT_EQ(0, stat(path.c_str(), &info));
+    WriteRealFile(path, content);
+    struct timespec times[2] = {info.st_mtim, info.st_mtim};
+    times[0].tv_sec += seconds;
+    times[1].tv_sec += seconds;
+    ASSERT_EQ(0, utimensat(AT_FDCWD, path.c_str(), times, 0));
+    if (restat) Restat();
+  }
+
+  ScopedTempDir dir_;
+  State state_;
+  RealDiskInterface disk_;
+  Edge* edge_ = nullptr;
+  std::unique_ptr<StateFile> state_file_;
+  std::unique_ptr<ContentHashStore> store_;
+};
+
+TEST_F(ContentHashStoreTest, NoRecordMeansNotUnchanged) { EXPECT_FALSE(store_->InputsUnchanged(edge_)); }
+
+TEST_F(ContentHashStoreTest, SameContentNewerMtimeIsUnchanged) {
+  store_->RecordRun(edge_, {}, 0);
+  EXPECT_TRUE(store_->InputsUnchanged(edge_));
+  Rewrite("in1", "in1\n");
+  Reopen();
+  EXPECT_TRUE(store_->InputsUnchanged(edge_));
+  EXPECT_EQ(1u, store_->files_hashed());  // only the rewritten file
+  Rewrite("in2", "changed\n");
+  Reopen();
+  EXPECT_FALSE(store_->InputsUnchanged(edge_));
+}
+
+TEST_F(ContentHashStoreTest, RecordedDigestsSpareTheNextRunAnyHashing) {
+  store_->RecordRun(edge_, {}, 0);
+  Reopen();
+  EXPECT_TRUE(store_->InputsUnchanged(edge_));
+  EXPECT_EQ(0u, store_->files_hashed());
+}
+
+TEST_F(ContentHashStoreTest, AnOutputRewrittenElsewhereInvalidatesTheRecord) {
+  store_->RecordRun(edge_, {}, 0);
+  Rewrite("out", "out\n");
+  Reopen();
+  EXPECT_FALSE(store_->InputsUnchanged(edge_));
+}
+
+TEST_F(ContentHashStoreTest, AnInputWrittenAfterTheCommandStartedLeavesNoRecord) {
+  store_->RecordRun(edge_, {}, 0);
+  Rewrite("in1", "in1 while running\n");
+  // The command started before in1's new mtime: it may have read either.
+  store_->RecordRun(edge_, {}, Input(0)->mtime - 1);
+  Reopen();
+  EXPECT_FALSE(store_->InputsUnchanged(edge_));
+}
+
+TEST_F(ContentHashStoreTest, DiscoveredInputsCountAndOrderDoesNot) {
+  WriteRealFile(dir_.File("dep.h"), "dep\n");
+  Node* dep = state_.GetNode(dir_.File("dep.h"));
+  store_->RecordRun(edge_, {dep, Input(1), Input(0)}, 0);
+  EXPECT_FALSE(store_->InputsUnchanged(edge_));  // the scan has not loaded dep.h yet
+  edge_->inputs.push_back(dep);
+  edge_->implicit_deps = 1;
+  std::string err;
+  ASSERT_TRUE(dep->Stat(&disk_, &err));
+  EXPECT_TRUE(store_->InputsUnchanged(edge_));
+}
+
+TEST_F(ContentHashStoreTest, AMissingInputIsNeverUnchanged) {
+  store_->RecordRun(edge_, {}, 0);
+  ASSERT_EQ(0, unlink(dir_.File("in2").c_str()));
+  Reopen();
+  EXPECT_FALSE(store_->InputsUnchanged(edge_));
+}
+
+TEST_F(ContentHashStoreTest, IdenticalOutputsAreCutOff) {
+  EXPECT_TRUE(store_->UnchangedOutputs(edge_).empty());  // nothing known before
+  Rewrite("out", "out\n", false);  // the command ran again and wrote the same
+  std::vector<Node*> unchanged = store_->UnchangedOutputs(edge_);
+  ASSERT_EQ(1u, unchanged.size());
+  EXPECT_EQ(Output(), unchanged[0]);
+  Rewrite("out", "different\n", false);
+  EXPECT_TRUE(store_->UnchangedOutputs(edge_).empty());
+}
+
+}  // namespace
+}  // namespace ronin
