@@ -1,5 +1,6 @@
 #include "util.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -322,6 +323,39 @@ int64_t MonotonicMillis() {
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   return static_cast<int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1000000;
+}
+
+void AppendJsonString(std::string_view text, std::string* out) {
+  static const char kHex[] = "0123456789abcdef";
+  for (char c : text) {
+    unsigned char byte = static_cast<unsigned char>(c);
+    switch (c) {
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      case '\\': out->append("\\\\"); break;
+      case '"': out->append("\\\""); break;
+      default:
+        if (byte < 0x20) {
+          out->append("\\u00");
+          out->push_back(kHex[byte >> 4]);
+          out->push_back(kHex[byte & 0xf]);
+        } else {
+          out->push_back(c);
+        }
+    }
+  }
+}
+
+std::string WorkingDirectory() {
+  std::vector<char> buffer(1024);
+  while (!getcwd(buffer.data(), buffer.size())) {
+    if (errno != ERANGE) Fatal("cannot determine working directory: %s", strerror(errno));
+    buffer.resize(buffer.size() * 2);
+  }
+  return buffer.data();
 }
 
 }  // namespace ronin
