@@ -59,10 +59,10 @@ int ToolReport(NinjaMain* ninja, const Options*, int argc, char** argv) {
     output_path = optarg;
   }
   if (args.rest_count() > 0) return ReportUsage();
-  if (output_path.empty())
-    output_path = ninja->build_dir_.empty() ? "ninja_report.html" : ninja->build_dir_ + "/ninja_report.html";
   BuildHistory history;
   if (!LoadBuildHistory(ninja, &history)) return 1;
+  if (output_path.empty())
+    output_path = ninja->build_dir_.empty() ? "ninja_report.html" : ninja->build_dir_ + "/ninja_report.html";
   if (!WriteToolOutput(output_path, RenderReportHtml(GatherReport(ninja, history)))) return 1;
   printf("%s\n", output_path.c_str());
   return 0;

@@ -20,6 +20,9 @@ namespace ronin {
 void PrintRaw(const std::string& text) { fwrite(text.data(), 1, text.size(), stdout); }
 
 bool LoadBuildHistory(NinjaMain* ninja, BuildHistory* history) {
+  // Where the log is ($builddir), without creating the directory as a
+  // build would: a reading tool changes nothing.
+  ninja->build_dir_ = std::string(ninja->state_.root_scope()->LookupVariable("builddir"));
   std::string path = ninja->BuildLogPath();
   std::string err;
   if (history->Load(path, &err)) return true;
