@@ -1,16 +1,50 @@
 #include "build_history.h"
 
-#include <stdlib.h>
-#include <string.h>
-
-#include <map>
-#include <tuple>
 #include <unordered_map>
 
 #include "build_log.h"
 #include "disk.h"
 
 namespace ronin {
+
+namespace {
+
+// The log's numbers, read as the build log reads them (atoi, strtoull) but
+// without their locale machinery: a 50,000-line log has 200,000 of them.
+int ParseDecimal(std::string_view field) {
+  bool negative = !field.empty() && field[0] == '-';
+  int value = 0;
+  for (size_t i = negative ? 1 : 0; i < field.size() && field[i] >= '0' && field[i] <= '9'; ++i)
+    value = value * 10 + (field[i] - '0');
+  return negative ? -value : value;
+}
+
+uint64_t ParseHex(std::string_view field) {
+  uint64_t value = 0;
+  for (char c : field) {
+    int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (digit < 0) break;
+    value = value << 4 | static_cast<uint64_t>(digit);
+  }
+  return value;
+}
+
+// Lines with the same times and command hash, hashed for grouping.
+struct JobKey {
+  int start_ms, end_ms;
+  uint64_t command_hash;
+  bool operator==(const JobKey& other) const {
+    return start_ms == other.start_ms && end_ms == other.end_ms && command_hash == other.command_hash;
+  }
+};
+struct JobKeyHash {
+  size_t operator()(const JobKey& key) const {
+    return key.command_hash ^ (uint64_t(uint32_t(key.start_ms)) << 32 | uint32_t(key.end_ms)) * 0x9e3779b97f4a7c15ULL;
+  }
+};
+
+}  // namespace
 
 bool BuildHistory::Load(const std::string& path, std::string* err) {
   RealDiskInterface disk;
@@ -47,9 +81,7 @@ void BuildHistory::ParseLines(std::string_view text) {
     }
     if (count < 4) continue;
     fields[4] = rest;
-    // atoi/strtoull stop at the tab after the number.
-    Line line{fields[3], atoi(fields[0].data()), atoi(fields[1].data()),
-              strtoull(fields[4].data(), nullptr, 16)};
+    Line line{fields[3], ParseDecimal(fields[0]), ParseDecimal(fields[1]), ParseHex(fields[4])};
     if (line.end_ms < last_end) last_build_begin_ = lines_.size();
     last_end = line.end_ms;
     lines_.push_back(line);
@@ -60,10 +92,10 @@ std::vector<LoggedJob> BuildHistory::GroupIntoJobs(const std::vector<const Line*
   std::vector<LoggedJob> jobs;
   // Keyed by times and hash rather than by adjacency: a recompacted log
   // need not keep an edge's lines together.
-  std::map<std::tuple<int, int, uint64_t>, size_t> job_of;
+  std::unordered_map<JobKey, size_t, JobKeyHash> job_of;
+  job_of.reserve(lines.size());
   for (const Line* line : lines) {
-    auto key = std::make_tuple(line->start_ms, line->end_ms, line->command_hash);
-    auto found = job_of.emplace(key, jobs.size());
+    auto found = job_of.emplace(JobKey{line->start_ms, line->end_ms, line->command_hash}, jobs.size());
     if (found.second) {
       jobs.emplace_back();
       jobs.back().start_ms = line->start_ms;

@@ -31,13 +31,18 @@ void AppendEvent(const LoggedJob& job, std::string_view rule, int slot, std::str
   // Microseconds; the log has milliseconds.
   *out += "\",\"ph\":\"X\",\"ts\":" + std::to_string(int64_t{job.start_ms} * 1000) +
           ",\"dur\":" + std::to_string(int64_t{std::max(0, job.duration_ms())} * 1000) +
-          ",\"pid\":1,\"tid\":" + std::to_string(slot) + ",\"args\":{\"outputs\":[";
-  for (size_t i = 0; i < job.outputs.size(); ++i) {
-    *out += i ? ",\"" : "\"";
-    AppendJsonString(job.outputs[i], out);
-    *out += '"';
+          ",\"pid\":1,\"tid\":" + std::to_string(slot) + ",\"args\":{";
+  // Every output, when the command had more than the one it is named for.
+  if (job.outputs.size() > 1) {
+    *out += "\"outputs\":[";
+    for (size_t i = 0; i < job.outputs.size(); ++i) {
+      *out += i ? ",\"" : "\"";
+      AppendJsonString(job.outputs[i], out);
+      *out += '"';
+    }
+    *out += ']';
   }
-  *out += "]}}";
+  *out += "}}";
 }
 
 // The trace: metadata naming the process and each slot, then the commands
@@ -48,7 +53,9 @@ std::string TraceJson(const std::vector<LoggedJob>& jobs, const std::vector<cons
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return jobs[a].start_ms < jobs[b].start_ms; });
-  std::string out = "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
+  std::string out;
+  out.reserve(jobs.size() * 200);
+  out += "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
   out += "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"ninja build\"}}";
   for (int slot = 0; slot < layout.slot_count; ++slot) {
     out += ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + std::to_string(slot) +

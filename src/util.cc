@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 
 namespace ronin {
 
@@ -327,9 +328,21 @@ int64_t MonotonicMillis() {
 
 void AppendJsonString(std::string_view text, std::string* out) {
   static const char kHex[] = "0123456789abcdef";
-  for (char c : text) {
-    unsigned char byte = static_cast<unsigned char>(c);
-    switch (c) {
+  // Which bytes need an escape: a table, as this runs over every path of
+  // a trace.
+  static const auto kNeedsEscape = [] {
+    std::array<bool, 256> table{};
+    for (int byte = 0; byte < 0x20; ++byte) table[byte] = true;
+    table['\\'] = table['"'] = true;
+    return table;
+  }();
+  size_t plain = 0;  // start of the run of bytes copied as they are
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char byte = static_cast<unsigned char>(text[i]);
+    if (!kNeedsEscape[byte]) continue;
+    out->append(text.data() + plain, i - plain);
+    plain = i + 1;
+    switch (byte) {
       case '\b': out->append("\\b"); break;
       case '\f': out->append("\\f"); break;
       case '\n': out->append("\\n"); break;
@@ -338,15 +351,12 @@ void AppendJsonString(std::string_view text, std::string* out) {
       case '\\': out->append("\\\\"); break;
       case '"': out->append("\\\""); break;
       default:
-        if (byte < 0x20) {
-          out->append("\\u00");
-          out->push_back(kHex[byte >> 4]);
-          out->push_back(kHex[byte & 0xf]);
-        } else {
-          out->push_back(c);
-        }
+        out->append("\\u00");
+        out->push_back(kHex[byte >> 4]);
+        out->push_back(kHex[byte & 0xf]);
     }
   }
+  out->append(text.data() + plain, text.size() - plain);
 }
 
 std::string WorkingDirectory() {
