@@ -192,19 +192,6 @@ void AppendChanges(const BuildReport& report, std::string* html) {
 
 }  // namespace
 
-int BuildReport::start_ms() const {
-  if (jobs.empty()) return 0;
-  int start = jobs.front().start_ms;
-  for (const LoggedJob& job : jobs) start = std::min(start, job.start_ms);
-  return start;
-}
-
-int BuildReport::end_ms() const {
-  int end = start_ms();
-  for (const LoggedJob& job : jobs) end = std::max(end, job.end_ms);
-  return end;
-}
-
 std::string FormatDuration(int64_t ms) {
   if (ms < 1000) return std::to_string(ms) + " ms";
   if (ms < 10000) return StringPrintf("%.2f s", ms / 1000.0);
@@ -220,7 +207,15 @@ const char* RuleColour(int rank) {
   return rank >= 0 && rank < 8 ? kColours[rank] : "#7b8794";
 }
 
-void SummariseRules(BuildReport* report) {
+void Summarise(BuildReport* report) {
+  if (!report->jobs.empty()) {
+    report->first_start_ms = report->jobs.front().start_ms;
+    report->last_end_ms = report->jobs.front().end_ms;
+  }
+  for (const LoggedJob& job : report->jobs) {
+    report->first_start_ms = std::min(report->first_start_ms, job.start_ms);
+    report->last_end_ms = std::max(report->last_end_ms, job.end_ms);
+  }
   std::unordered_map<std::string_view, size_t> index;
   report->rule_totals.clear();
   for (size_t job = 0; job < report->jobs.size(); ++job) {

@@ -33,12 +33,16 @@ struct BuildReport {
   std::vector<RuleTotal> rule_totals;    // by total time, longest first
   std::vector<int> rule_rank;            // each job's index in rule_totals
 
-  int start_ms() const;  // the first start (0 for no jobs)
-  int end_ms() const;    // the last end
+  int start_ms() const { return first_start_ms; }
+  int end_ms() const { return last_end_ms; }
+
+  // Filled by Summarise():
+  int first_start_ms = 0;  // the first command's start
+  int last_end_ms = 0;     // the last one's end
 };
 
-// Fills rule_totals and rule_rank from jobs and rules.
-void SummariseRules(BuildReport* report);
+// Fills the span, rule_totals and rule_rank from jobs and rules.
+void Summarise(BuildReport* report);
 
 // The whole page.
 std::string RenderReportHtml(const BuildReport& report);

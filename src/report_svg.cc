@@ -36,6 +36,14 @@ class TimeScale {
 
 std::string Num(double value) { return StringPrintf("%.1f", value); }
 
+// A picture that shrinks to the page's width (never grows past its own).
+std::string SvgOpen(const char* id, double height) {
+  int width = kLabelWidth + kPlotWidth + 10;
+  return "<svg id=\"" + std::string(id) + "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " +
+         std::to_string(width) + " " + Num(height) + "\" style=\"width:100%;max-width:" +
+         std::to_string(width) + "px\">\n";
+}
+
 // A tick every 1, 2 or 5 times a power of ten, about ten of them.
 int64_t TickStep(int span_ms) {
   int64_t step = 1;
@@ -164,8 +172,7 @@ void AppendTimelineSvg(const BuildReport& report, std::string* html) {
   Rows rows{std::clamp(600.0 / slots, 2.0, 18.0), 4};
   double height = rows.y(slots) + kAxisHeight + 4;
   std::string& svg = *html;
-  svg += "<svg id=\"timeline-svg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-         std::to_string(kLabelWidth + kPlotWidth + 10) + "\" height=\"" + Num(height) + "\">\n";
+  svg += SvgOpen("timeline-svg", height);
   AppendRowLabels(report, rows, &svg);
   std::vector<bool> drawn = ChooseDrawnBars(report, scale);
   std::vector<std::vector<size_t>> folded(slots);
@@ -219,9 +226,7 @@ void AppendParallelismSvg(const BuildReport& report, std::string* html) {
   double peak = std::max(1.0, *std::max_element(value.begin(), value.end()));
   auto y = [&](double v) { return kTop + kHeight - v * kHeight / peak; };
   std::string& svg = *html;
-  svg += "<svg id=\"parallelism-svg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-         std::to_string(kLabelWidth + kPlotWidth + 10) + "\" height=\"" +
-         Num(kTop + kHeight + kAxisHeight + 4) + "\">\n";
+  svg += SvgOpen("parallelism-svg", kTop + kHeight + kAxisHeight + 4);
   svg += "<text class=\"label\" x=\"" + Num(kLabelWidth - 6) + "\" y=\"" + Num(kTop + 10) +
          "\" text-anchor=\"end\">" + StringPrintf("%.1f", peak) + "</text><text class=\"label\" x=\"" +
          Num(kLabelWidth - 6) + "\" y=\"" + Num(kTop + kHeight) + "\" text-anchor=\"end\">0</text>\n";

@@ -36,7 +36,7 @@ int ReportUsage() {
 BuildReport GatherReport(NinjaMain* ninja, const BuildHistory& history) {
   BuildReport report;
   report.title = WorkingDirectory();
-  if (!ninja->build_dir_.empty()) report.title += "/" + ninja->build_dir_;
+  if (!ninja->build_dir_.empty() && ninja->build_dir_ != ".") report.title += "/" + ninja->build_dir_;
   report.jobs = history.LastBuild();
   LoadAllDyndepsQuietly(ninja);  // dyndep files can add dependencies
   std::vector<const Edge*> edges = EdgesOfJobs(ninja->state_, report.jobs);
@@ -45,7 +45,7 @@ BuildReport GatherReport(NinjaMain* ninja, const BuildHistory& history) {
   report.earlier_ms = history.EarlierDurations(report.jobs);
   report.slots = AssignSlots(report.jobs);
   report.critical_path = FindCriticalPath(ninja->state_, report.jobs, edges);
-  SummariseRules(&report);
+  Summarise(&report);
   return report;
 }
 
