@@ -1,5 +1,6 @@
 #include "build_history.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "build_log.h"
@@ -9,14 +10,20 @@ namespace ronin {
 
 namespace {
 
-// The log's numbers, read as the build log reads them (atoi, strtoull) but
-// without their locale machinery: a 50,000-line log has 200,000 of them.
-int ParseDecimal(std::string_view field) {
+// Times the tools work with: 0 to 2^30 ms (12 days), so that every
+// difference and sum of two of them fits an int. A log holds nothing
+// outside that range unless it is damaged.
+constexpr int64_t kMaxTimeMs = int64_t{1} << 30;
+
+// A time field as a number of milliseconds (digits, an optional '-';
+// reading stops at the first other byte), clamped to 0..kMaxTimeMs. Not
+// strtol: a 50,000-line log has 200,000 of them.
+int ParseTime(std::string_view field) {
   bool negative = !field.empty() && field[0] == '-';
-  int value = 0;
+  int64_t value = 0;
   for (size_t i = negative ? 1 : 0; i < field.size() && field[i] >= '0' && field[i] <= '9'; ++i)
-    value = value * 10 + (field[i] - '0');
-  return negative ? -value : value;
+    value = std::min(kMaxTimeMs, value * 10 + (field[i] - '0'));
+  return negative ? 0 : static_cast<int>(value);
 }
 
 uint64_t ParseHex(std::string_view field) {
@@ -81,7 +88,7 @@ void BuildHistory::ParseLines(std::string_view text) {
     }
     if (count < 4) continue;
     fields[4] = rest;
-    Line line{fields[3], ParseDecimal(fields[0]), ParseDecimal(fields[1]), ParseHex(fields[4])};
+    Line line{fields[3], ParseTime(fields[0]), ParseTime(fields[1]), ParseHex(fields[4])};
     if (line.end_ms < last_end) last_build_begin_ = lines_.size();
     last_end = line.end_ms;
     lines_.push_back(line);

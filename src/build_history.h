@@ -17,8 +17,8 @@ namespace ronin {
 // per output, all with the same times and command hash).
 struct LoggedJob {
   std::vector<std::string_view> outputs;  // views into the history's text
-  int start_ms = 0;                       // since its build started
-  int end_ms = 0;
+  int start_ms = 0;  // since its build started, 0 to 2^30
+  int end_ms = 0;    // (a damaged log's other values are clamped)
   uint64_t command_hash = 0;
   int duration_ms() const { return end_ms - start_ms; }
 };

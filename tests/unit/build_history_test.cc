@@ -72,6 +72,14 @@ TEST_F(BuildHistoryTest, SkipsBadLinesAndACutTail) {
   EXPECT_EQ((std::vector<std::string>{"a", "b"}), FirstOutputs(history_.LastBuild()));
 }
 
+TEST_F(BuildHistoryTest, TimesOutsideTheRangeAreClamped) {
+  Load("-5\t99999999999999999999\t0\ta\t1\n");
+  std::vector<LoggedJob> jobs = history_.LastBuild();
+  ASSERT_EQ(1u, jobs.size());
+  EXPECT_EQ(0, jobs[0].start_ms);
+  EXPECT_EQ(1 << 30, jobs[0].end_ms);
+}
+
 TEST_F(BuildHistoryTest, EmptyAndHeaderOnlyLogsHoldNoBuild) {
   WriteRealFile(path_, "");
   std::string err;
