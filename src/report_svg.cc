@@ -44,15 +44,15 @@ std::string SvgOpen(const char* id, double height) {
          std::to_string(width) + "px\">\n";
 }
 
-// A tick every 1, 2 or 5 times a power of ten, about ten of them.
+// A tick step that reads well (1, 2, 5 times a power of ten below a
+// second, whole seconds, minutes or hours above), about ten of them.
 int64_t TickStep(int span_ms) {
-  int64_t step = 1;
-  for (;;) {
-    for (int factor : {1, 2, 5}) {
-      if (span_ms / (step * factor) <= 10) return step * factor;
-    }
-    step *= 10;
-  }
+  static const int64_t kSteps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000,
+                                   15000, 30000, 60000, 120000, 300000, 600000, 900000, 1800000,
+                                   3600000, 7200000, 18000000, 36000000, 86400000};
+  for (int64_t step : kSteps)
+    if (span_ms / step <= 10) return step;
+  return kSteps[sizeof(kSteps) / sizeof(kSteps[0]) - 1] * (span_ms / 864000000 + 1);
 }
 
 void AppendTimeAxis(const TimeScale& scale, int start_ms, double y, std::string* svg) {
