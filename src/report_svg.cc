@@ -151,17 +151,28 @@ void AppendCriticalPath(const BuildReport& report, const TimeScale& scale, const
                         std::string* svg) {
   const std::vector<size_t>& path = report.critical_path.jobs;
   if (path.empty()) return;
-  std::string line;
+  // Each command of the path in red over its bar (at least a few pixels
+  // wide, to be seen in a long build), a dashed line for each wait between
+  // them.
+  std::string over, waits;
+  double last_x = 0, last_y = 0;
   for (size_t i = 0; i < path.size(); ++i) {
     const LoggedJob& job = report.jobs[path[i]];
     double middle = rows.y(report.slots.slot_of_job[path[i]]) + rows.height / 2;
-    line += (i ? " L" : "M") + Num(scale.X(job.start_ms)) + " " + Num(middle) + " L" +
-            Num(std::max(scale.X(job.end_ms), scale.X(job.start_ms) + kMinBarPixels)) + " " +
-            Num(middle);
+    double start = scale.X(job.start_ms);
+    double end = std::max(scale.X(job.end_ms), start + kMinBarPixels);
+    if (i) waits += "M" + Num(last_x) + " " + Num(last_y) + " L" + Num(start) + " " + Num(middle) + " ";
+    over += "<rect class=\"critical\" x=\"" + Num(start) + "\" y=\"" + Num(middle - rows.height / 2) +
+            "\" width=\"" + Num(std::max(end - start, 4.0)) + "\" height=\"" + Num(rows.height) + "\">" +
+            "<title>critical path, step " + std::to_string(i + 1) + ": " + HtmlEscape(job.outputs.front()) +
+            " (" + FormatDuration(job.duration_ms()) + ")</title></rect>\n";
+    last_x = end;
+    last_y = middle;
   }
-  *svg += "<path class=\"critical\" d=\"" + line + "\"><title>critical path: " +
-          std::to_string(path.size()) + " commands, " +
-          FormatDuration(report.critical_path.total_ms) + "</title></path>\n";
+  std::string title = "<title>critical path: " + std::to_string(path.size()) + " commands, " +
+                      FormatDuration(report.critical_path.total_ms) + "</title>";
+  if (!waits.empty()) *svg += "<path class=\"critical-wait\" d=\"" + waits + "\">" + title + "</path>\n";
+  *svg += over;
 }
 
 }  // namespace
