@@ -37,7 +37,7 @@ svg text { font: 11px system-ui, sans-serif; fill: #52606d; }
 svg .axis line { stroke: #9aa5b1; }
 svg rect.job { stroke: #fff; stroke-width: .6; } svg rect.job:hover { stroke: #000; stroke-width: 1; }
 svg rect.folded { fill: #b8c2cc; }
-svg rect.critical { fill: #d62728; fill-opacity: .85; stroke: #7f1d1d; stroke-width: 1; }
+svg rect.critical { fill: #d62728; stroke: #7f1d1d; stroke-width: .5; }
 svg path.critical-wait { stroke: #d62728; stroke-width: 1.5; stroke-dasharray: 4 3; fill: none; }
 svg path.parallelism { fill: #4c78a8; fill-opacity: .75; }
 .slower { color: #b42318; } .faster { color: #087443; }

@@ -162,8 +162,11 @@ void AppendCriticalPath(const BuildReport& report, const TimeScale& scale, const
     double start = scale.X(job.start_ms);
     double end = std::max(scale.X(job.end_ms), start + kMinBarPixels);
     if (i) waits += "M" + Num(last_x) + " " + Num(last_y) + " L" + Num(start) + " " + Num(middle) + " ";
-    over += "<rect class=\"critical\" x=\"" + Num(start) + "\" y=\"" + Num(middle - rows.height / 2) +
-            "\" width=\"" + Num(std::max(end - start, 4.0)) + "\" height=\"" + Num(rows.height) + "\">" +
+    // A band through the middle of the bar, so the rule's colour shows
+    // above and below it.
+    double band = std::max(2.0, rows.height * 0.4);
+    over += "<rect class=\"critical\" x=\"" + Num(start) + "\" y=\"" + Num(middle - band / 2) +
+            "\" width=\"" + Num(std::max(end - start, 4.0)) + "\" height=\"" + Num(band) + "\">" +
             "<title>critical path, step " + std::to_string(i + 1) + ": " + HtmlEscape(job.outputs.front()) +
             " (" + FormatDuration(job.duration_ms()) + ")</title></rect>\n";
     last_x = end;
