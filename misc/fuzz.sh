@@ -31,13 +31,13 @@ NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 JOBS=${RONIN_FUZZ_JOBS:-$(( NCPU < 2 ? NCPU : 2 ))}
 EXTRA_FLAGS=${RONIN_FUZZ_FLAGS:-}
 
-TARGETS=(manifest depfile build_log deps_log dyndep msvc_deps status canonicalize state_file sched)
+TARGETS=(manifest depfile build_log build_history deps_log dyndep msvc_deps status canonicalize state_file sched)
 
 # Largest input per target (bytes).
 max_len() {
   case "$1" in
     manifest) echo 16384 ;;
-    build_log | deps_log) echo 65536 ;;
+    build_log | build_history | deps_log) echo 65536 ;;
     *) echo 8192 ;;
   esac
 }

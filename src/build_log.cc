@@ -21,15 +21,19 @@ namespace {
 
 const char kSignaturePrefix[] = "# ninja log v";
 
-// Version number from the header line, 0 if it is not a header.
-int ParseVersionLine(const char* begin, const char* end) {
-  size_t prefix = sizeof(kSignaturePrefix) - 1;
-  if (static_cast<size_t>(end - begin) < prefix || memcmp(begin, kSignaturePrefix, prefix) != 0)
-    return 0;
-  return atoi(std::string(begin + prefix, end).c_str());
+}  // namespace
+
+int BuildLog::ParseVersionLine(std::string_view line) {
+  std::string_view prefix = kSignaturePrefix;
+  if (line.substr(0, prefix.size()) != prefix) return 0;
+  return atoi(std::string(line.substr(prefix.size())).c_str());
 }
 
-}  // namespace
+const char* BuildLog::VersionProblem(int version) {
+  if (version < kOldestReadableVersion) return "build log version is too old";
+  if (version > kCurrentVersion) return "build log version is too new";
+  return nullptr;
+}
 
 uint64_t BuildLog::HashCommand(std::string_view command) {
   return RapidHash(command.data(), command.size());
@@ -137,11 +141,10 @@ BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err, c
       if (!last_newline && !at_eof) continue;  // the header line is incomplete
       const char* header_end = last_newline ? static_cast<char*>(memchr(begin, '\n', filled)) : end;
       if (filled == 0) break;  // an empty file
-      version = ParseVersionLine(begin, header_end);
-      if (version < kOldestReadableVersion || version > kCurrentVersion) {
+      version = ParseVersionLine(std::string_view(begin, header_end - begin));
+      if (const char* problem = VersionProblem(version)) {
         close(fd);
-        *err = version < kOldestReadableVersion ? "build log version is too old; starting over"
-                                                : "build log version is too new; starting over";
+        *err = std::string(problem) + "; starting over";
         unlink(path.c_str());
         // Not a failure: without a log every output is rebuilt anyway.
         // Reported as "not found" (with the warning), as Ninja does: -t

@@ -76,6 +76,11 @@ class BuildLog {
   // A matching legacy entry is converted to the current hash in memory.
   static bool CommandMatches(Entry* entry, std::string_view command);
   static uint64_t HashCommand(std::string_view command);
+  // The version a header line ("# ninja log v7") names, 0 if it is none.
+  static int ParseVersionLine(std::string_view line);
+  // Why a log of `version` cannot be read ("build log version is too old"),
+  // or null if it can. Readers of the log (tools) report it the same way.
+  static const char* VersionProblem(int version);
 
   // Rewrites the log with one line per live output (dropping dead ones).
   bool Recompact(const std::string& path, const BuildLogUser& user, std::string* err);

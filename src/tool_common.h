@@ -11,6 +11,7 @@
 namespace ronin {
 
 class NinjaMain;
+class BuildHistory;
 class State;
 struct Node;
 struct Options;
@@ -31,9 +32,11 @@ ToolFunc ToolMissingDeps;
 ToolFunc ToolMultiInputs;
 ToolFunc ToolQuery;
 ToolFunc ToolRecompact;
+ToolFunc ToolReport;
 ToolFunc ToolRestat;
 ToolFunc ToolRules;
 ToolFunc ToolTargets;
+ToolFunc ToolTrace;
 ToolFunc ToolUrtle;
 
 // Option parsing as Ninja's tools do it: getopt runs over the tool's
@@ -69,6 +72,14 @@ void LoadAllDyndepsQuietly(NinjaMain* ninja);
 
 // Writes bytes to stdout as they are (paths may contain anything but NUL).
 void PrintRaw(const std::string& text);
+
+// Reads every line of the build log (-t trace, -t report). False after an
+// error worded as the other tools word a log they cannot load.
+bool LoadBuildHistory(NinjaMain* ninja, BuildHistory* history);
+
+// Writes `text` to the file at `path`, or to stdout if `path` is empty.
+// False after an error message.
+bool WriteToolOutput(const std::string& path, const std::string& text);
 
 }  // namespace ronin
 

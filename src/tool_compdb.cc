@@ -18,42 +18,6 @@ namespace ronin {
 
 namespace {
 
-// JSON string escaping as Ninja does it: named escapes for the common
-// control characters, \u00xx for the rest, bytes >= 0x20 (UTF-8 included)
-// passed through.
-void AppendJsonString(std::string_view text, std::string* out) {
-  static const char kHex[] = "0123456789abcdef";
-  for (char c : text) {
-    unsigned char byte = static_cast<unsigned char>(c);
-    switch (c) {
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      case '\\': out->append("\\\\"); break;
-      case '"': out->append("\\\""); break;
-      default:
-        if (byte < 0x20) {
-          out->append("\\u00");
-          out->push_back(kHex[byte >> 4]);
-          out->push_back(kHex[byte & 0xf]);
-        } else {
-          out->push_back(c);
-        }
-    }
-  }
-}
-
-std::string WorkingDirectory() {
-  std::vector<char> buffer(1024);
-  while (!getcwd(buffer.data(), buffer.size())) {
-    if (errno != ERANGE) Fatal("cannot determine working directory: %s", strerror(errno));
-    buffer.resize(buffer.size() * 2);
-  }
-  return buffer.data();
-}
-
 // -x: the command with a response file reference ("@rsp", "-f rsp" or
 // "--option-file=rsp") replaced by the rspfile content, newlines turned
 // into spaces. Only the first occurrence of the rspfile name is considered,

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "build_history.h"
+#include "disk.h"
 #include "dyndep.h"
 #include "ninja_main.h"
 #include "tool_common.h"
@@ -16,6 +18,26 @@
 namespace ronin {
 
 void PrintRaw(const std::string& text) { fwrite(text.data(), 1, text.size(), stdout); }
+
+bool LoadBuildHistory(NinjaMain* ninja, BuildHistory* history) {
+  // Where the log is ($builddir), without creating the directory as a
+  // build would: a reading tool changes nothing.
+  ninja->build_dir_ = std::string(ninja->state_.root_scope()->LookupVariable("builddir"));
+  std::string path = ninja->BuildLogPath();
+  std::string err;
+  if (history->Load(path, &err)) return true;
+  Error("loading build log %s: %s", path.c_str(), err.c_str());
+  return false;
+}
+
+bool WriteToolOutput(const std::string& path, const std::string& text) {
+  if (path.empty()) {
+    PrintRaw(text);
+    return true;
+  }
+  RealDiskInterface disk;
+  return disk.WriteFile(path, text);  // reports its own errors
+}
 
 void LoadDyndepsOrWarn(NinjaMain* ninja, Node* node) {
   DyndepFile file;
@@ -248,6 +270,11 @@ const Tool kTools[] = {
     {"rules", "list all rules", Tool::kRunAfterLoad, ToolRules},
     {"cleandead", "clean built files that are no longer produced by the manifest",
      Tool::kRunAfterLogs, ToolCleanDead},
+    // ronin's own, after Ninja's (whose list the differential tests compare).
+    {"trace", "write the last build from .ninja_log as a Chrome trace (JSON)",
+     Tool::kRunAfterLoad, ToolTrace},
+    {"report", "write an HTML report of where the last build spent its time",
+     Tool::kRunAfterLoad, ToolReport},
     {"urtle", nullptr, Tool::kRunAfterFlags, ToolUrtle},
 };
 

@@ -1,5 +1,6 @@
 #include "util.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 
 namespace ronin {
 
@@ -322,6 +324,48 @@ int64_t MonotonicMillis() {
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   return static_cast<int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1000000;
+}
+
+void AppendJsonString(std::string_view text, std::string* out) {
+  static const char kHex[] = "0123456789abcdef";
+  // Which bytes need an escape: a table, as this runs over every path of
+  // a trace.
+  static const auto kNeedsEscape = [] {
+    std::array<bool, 256> table{};
+    for (int byte = 0; byte < 0x20; ++byte) table[byte] = true;
+    table['\\'] = table['"'] = true;
+    return table;
+  }();
+  size_t plain = 0;  // start of the run of bytes copied as they are
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char byte = static_cast<unsigned char>(text[i]);
+    if (!kNeedsEscape[byte]) continue;
+    out->append(text.data() + plain, i - plain);
+    plain = i + 1;
+    switch (byte) {
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      case '\\': out->append("\\\\"); break;
+      case '"': out->append("\\\""); break;
+      default:
+        out->append("\\u00");
+        out->push_back(kHex[byte >> 4]);
+        out->push_back(kHex[byte & 0xf]);
+    }
+  }
+  out->append(text.data() + plain, text.size() - plain);
+}
+
+std::string WorkingDirectory() {
+  std::vector<char> buffer(1024);
+  while (!getcwd(buffer.data(), buffer.size())) {
+    if (errno != ERANGE) Fatal("cannot determine working directory: %s", strerror(errno));
+    buffer.resize(buffer.size() * 2);
+  }
+  return buffer.data();
 }
 
 }  // namespace ronin

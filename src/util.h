@@ -38,6 +38,14 @@ bool IsCanonicalPath(std::string_view path);
 
 // Appends `text` quoted for a POSIX shell, only if it needs quoting.
 void AppendShellEscaped(std::string_view text, std::string* out);
+
+// JSON string escaping as Ninja's compdb does it: named escapes for the
+// common control characters, \u00xx for the rest, bytes >= 0x20 (UTF-8
+// included) passed through.
+void AppendJsonString(std::string_view text, std::string* out);
+
+// The current directory's absolute path (fatal if it cannot be known).
+std::string WorkingDirectory();
 bool IsShellSafe(std::string_view text);
 
 // Levenshtein distance with an early exit once `max_distance` is exceeded.
