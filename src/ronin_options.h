@@ -20,6 +20,11 @@ struct RoninOptions {
   // --content-hash: an input whose mtime changed but whose content did not
   // rebuilds nothing (content_hash_store.h); kept in .ronin_state.
   bool content_hash = false;
+  // --remote-jobs: commands run through a distributed launcher take one of
+  // this many remote slots instead of a -j slot (remote_jobs.h; 0: off).
+  int remote_jobs = 0;
+  // --remote-launchers: launchers beyond distcc, icecc and sccache.
+  std::vector<std::string> remote_launchers;
 };
 
 // One ronin option: its name (without "--"), the name of its value for -h
