@@ -95,6 +95,13 @@ class FakeLauncherTest(NinjaTestCase):
         self.assertEqual(len(local), 2 * (self.LOCAL + 1))
         self.assertLessEqual(max(local), 2, "local commands stay within -j2")
 
+    def test_remote_jobs_take_no_jobserver_token(self):
+        # With ninja as the jobserver (-j2: two slots), remote commands run
+        # beside the slots rather than waiting for tokens.
+        self.build("-j2", "--jobserver-pool", "--remote-jobs=8", "--remote-launchers=farm", barrier=8)
+        self.assertEqual(max(self.counts("remote")), 8)
+        self.assertLessEqual(max(self.counts("local")), 2)
+
     def test_remote_launchers_through_ronin_flags(self):
         self.build("-j1", barrier=4, flags="--remote-jobs=4 --remote-launchers=farm")
         self.assertEqual(max(self.counts("remote")), 4)
