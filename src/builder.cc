@@ -44,8 +44,8 @@ class DryRunCommandRunner : public CommandRunner {
 
 class RealCommandRunner : public CommandRunner {
  public:
-  RealCommandRunner(const BuildConfig& config, Jobserver* jobserver, Status* status)
-      : config_(config), jobserver_(jobserver), status_(status) {}
+  RealCommandRunner(const BuildConfig& config, Jobserver* jobserver, Status* status, const RemoteJobs* remote)
+      : config_(config), jobserver_(jobserver), status_(status), remote_(remote) {}
   ~RealCommandRunner() override {
     // Tokens go back only once our jobs are gone.
     subprocs_.Clear();
@@ -53,7 +53,9 @@ class RealCommandRunner : public CommandRunner {
   }
 
   size_t CanRunMore() const override {
-    int64_t busy = static_cast<int64_t>(subprocs_.running_count() + subprocs_.finished_count());
+    // Remote jobs (--remote-jobs) have slots of their own.
+    int64_t busy = static_cast<int64_t>(subprocs_.running_count() + subprocs_.finished_count()) -
+                   (remote_ ? remote_->running() : 0);
     // With a jobserver its tokens are the limit (-l still applies).
     int64_t capacity = jobserver_ ? INT_MAX : static_cast<int64_t>(config_.parallelism) - busy;
     if (config_.max_load_average > 0.0) {
@@ -62,7 +64,7 @@ class RealCommandRunner : public CommandRunner {
     }
     if (capacity < 0) capacity = 0;
     // Always make progress: one job may run whatever the load.
-    if (capacity == 0 && subprocs_.running_count() == 0) capacity = 1;
+    if (capacity == 0 && busy == 0) capacity = 1;
     // The next job's slot is reserved now (the implicit one or a token);
     // without one, the wait below also watches for a token.
     if (capacity > 0 && jobserver_ && !jobserver_->ReserveSlot()) {
@@ -76,7 +78,7 @@ class RealCommandRunner : public CommandRunner {
     std::string command = edge->EvaluateCommand();
     Subprocess* subprocess = subprocs_.Add(command, edge->use_console());
     if (!subprocess) Fatal("posix_spawn: %s", strerror(errno));
-    if (jobserver_) jobserver_->JobStarted();
+    if (UsesToken(edge)) jobserver_->JobStarted();
     edges_[subprocess] = edge;
     return true;
   }
@@ -103,11 +105,11 @@ class RealCommandRunner : public CommandRunner {
       if (status_->WantsRunningOutput()) ReportRunningOutput();
     }
     result->status = subprocess->Finish();
-    if (jobserver_) jobserver_->JobFinished();  // whatever the outcome
     result->output = subprocess->output();
     result->peak_rss_bytes = subprocess->peak_rss_bytes();
     auto it = edges_.find(subprocess.get());
     result->edge = it->second;
+    if (UsesToken(result->edge)) jobserver_->JobFinished();  // whatever the outcome
     edges_.erase(it);
     return true;
   }
@@ -136,10 +138,13 @@ class RealCommandRunner : public CommandRunner {
   void ReportRunningOutput() {
     for (const auto& entry : edges_) status_->BuildEdgeOutputSoFar(entry.second, entry.first->output());
   }
+  // Local jobs hold a jobserver slot; remote ones do not.
+  bool UsesToken(const Edge* edge) const { return jobserver_ && !(remote_ && remote_->IsRemote(edge)); }
 
   const BuildConfig& config_;
   Jobserver* jobserver_;             // null: -j is the limit
   Status* status_;
+  const RemoteJobs* remote_;         // null: no remote slots
   mutable bool want_token_ = false;  // CanRunMore found no token free
   SubprocessSet subprocs_;
   std::map<const Subprocess*, Edge*> edges_;
@@ -159,6 +164,8 @@ Builder::Builder(State* state, const BuildConfig& config, BuildLog* build_log, D
       deps_log_(deps_log),
       start_time_millis_(start_time_millis) {
   status_->SetExplanations(explanations);
+  if (config.ronin.remote_jobs > 0)
+    remote_.reset(new RemoteJobs(RemoteLaunchers(config.ronin.remote_launchers), config.ronin.remote_jobs));
   lock_file_path_ = ".ninja_lock";
   std::string_view build_dir = state->root_scope()->LookupVariable("builddir");
   if (!build_dir.empty()) lock_file_path_ = std::string(build_dir) + "/" + lock_file_path_;
@@ -198,18 +205,17 @@ ExitStatus Builder::Build(std::string* err) {
     if (config_.dry_run)
       runner_.reset(new DryRunCommandRunner);
     else
-      runner_.reset(new RealCommandRunner(config_, jobserver_, status_));
+      runner_.reset(new RealCommandRunner(config_, jobserver_, status_, remote_.get()));
   }
   status_->BuildStarted();
 
   // Start as much as capacity allows, then wait for one command; repeat.
   while (plan_.more_to_do()) {
     if (failures_allowed) {
-      size_t capacity = runner_->CanRunMore();
-      while (capacity > 0) {
-        Edge* edge = plan_.FindWork();
-        if (!edge) break;
-        if (!MemoryAllows(edge, pending_commands)) {
+      while (Edge* edge = NextWork()) {
+        // A remote command's memory is the farm's, not this machine's.
+        bool local = !(remote_ && remote_->IsRemote(edge));
+        if (local && !MemoryAllows(edge, pending_commands)) {
           plan_.PutBack(edge);  // the best edge waits for memory; so does the rest
           break;
         }
@@ -228,8 +234,6 @@ ExitStatus Builder::Build(std::string* err) {
           }
         } else {
           ++pending_commands;
-          --capacity;
-          capacity = std::min(capacity, runner_->CanRunMore());
         }
       }
       if (pending_commands == 0 && !plan_.more_to_do()) break;
@@ -245,6 +249,7 @@ ExitStatus Builder::Build(std::string* err) {
       }
       if (!result.edge) continue;  // woken by a free jobserver token: start more
       --pending_commands;
+      if (remote_) remote_->Finished(result.edge);
       bool finished = FinishCommand(&result, err);
       if (!result.success()) last_failure = result.status;
       if (!finished) {
@@ -269,6 +274,12 @@ ExitStatus Builder::Build(std::string* err) {
   }
   status_->BuildFinished();
   return kExitSuccess;
+}
+
+Edge* Builder::NextWork() {
+  bool local_room = runner_->CanRunMore() > 0;
+  if (remote_) return remote_->NextWork(&plan_, local_room);
+  return local_room ? plan_.FindWork() : nullptr;
 }
 
 bool Builder::StartEdge(Edge* edge, std::string* err) {
@@ -301,6 +312,7 @@ bool Builder::StartEdge(Edge* edge, std::string* err) {
     if (!disk_->WriteFile(rspfile, content)) return false;
   }
 
+  if (remote_) remote_->Started(edge);
   if (!runner_->StartCommand(edge)) {
     *err = "command '" + edge->EvaluateCommand() + "' failed.";
     return false;

@@ -11,6 +11,7 @@
 
 #include "explain.h"
 #include "plan.h"
+#include "remote_jobs.h"
 #include "scan.h"
 #include "status.h"
 #include "subprocess.h"
@@ -79,6 +80,8 @@ class Builder : public PlanDelegate {
   DependencyScan* scan() { return &scan_; }
 
  private:
+  // The next ready edge there is a slot for, or null.
+  Edge* NextWork();
   bool StartEdge(Edge* edge, std::string* err);
   bool FinishCommand(CommandRunner::Result* result, std::string* err);
   // Whether memory admission lets `edge` start now.
@@ -100,6 +103,7 @@ class Builder : public PlanDelegate {
   Jobserver* jobserver_ = nullptr;
   ContentHashStore* content_ = nullptr;
   MemoryAdmission* memory_ = nullptr;
+  std::unique_ptr<RemoteJobs> remote_;  // --remote-jobs (null: off)
   struct RunningEdge {
     int64_t start_millis = 0;   // since the build started, for the log and status
     TimeStamp start_stamp = 0;  // the lock file's mtime at the start (0 if unknown)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "remote_launchers.h"
 #include "status.h"
 
 namespace ronin {
@@ -43,6 +44,22 @@ bool ApplyProgress(const char* value, BuildConfig* config, std::string* err) {
   return true;
 }
 
+bool ApplyRemoteJobs(const char* value, BuildConfig* config, std::string* err) {
+  char* end = nullptr;
+  errno = 0;
+  long jobs = isdigit(static_cast<unsigned char>(*value)) ? strtol(value, &end, 10) : 0;
+  if (jobs <= 0 || *end || errno == ERANGE || jobs > 1000000) {
+    *err = std::string("invalid value '") + value + "' (a number of jobs, at least 1)";
+    return false;
+  }
+  config->ronin.remote_jobs = static_cast<int>(jobs);
+  return true;
+}
+
+bool ApplyRemoteLaunchers(const char* value, BuildConfig* config, std::string* err) {
+  return ParseLauncherNames(value, &config->ronin.remote_launchers, err);
+}
+
 }  // namespace
 
 const std::vector<RoninOptionSpec>& RoninOptionTable() {
@@ -55,6 +72,10 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
        ApplyKeepFreeMemory},
       {"progress", "MODE", false, "live: show the running jobs below the status line",
        ApplyProgress},
+      {"remote-jobs", "N", false, "run N distcc/icecc/sccache commands at once beside -j",
+       ApplyRemoteJobs},
+      {"remote-launchers", "NAME,...", false, "more launchers for --remote-jobs",
+       ApplyRemoteLaunchers},
   };
   return table;
 }

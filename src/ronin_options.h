@@ -26,6 +26,11 @@ struct RoninOptions {
   // --progress=live: a live view of the running jobs (live_status.h).
   enum class Progress { kClassic, kLive };
   Progress progress = Progress::kClassic;
+  // --remote-jobs: commands run through a distributed launcher take one of
+  // this many remote slots instead of a -j slot (remote_jobs.h; 0: off).
+  int remote_jobs = 0;
+  // --remote-launchers: launchers beyond distcc, icecc and sccache.
+  std::vector<std::string> remote_launchers;
 };
 
 // One ronin option: its name (without "--"), the name of its value for -h

@@ -1,0 +1,212 @@
+// Directory cache storage and the action entry format (cache_store.h).
+#include "cache_store.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "sha256.h"
+
+namespace ronin {
+namespace {
+
+const char kEntryHeader[] = "ronin-cache-entry 1\n";
+
+bool MakeDirs(const std::string& path) {
+  for (size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
+    std::string prefix = path.substr(0, slash);
+    if (mkdir(prefix.c_str(), 0777) != 0 && errno != EEXIST) return false;
+    if (slash == std::string::npos) return true;
+  }
+}
+
+bool WriteAll(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    ssize_t wrote = write(fd, bytes.data(), bytes.size());
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return false;
+    bytes.remove_prefix(static_cast<size_t>(wrote));
+  }
+  return true;
+}
+
+// Takes a non-negative decimal number (at most 18 digits) off the front of *rest.
+bool TakeNumber(std::string_view* rest, int64_t* value) {
+  size_t i = 0;
+  int64_t number = 0;
+  while (i < rest->size() && (*rest)[i] >= '0' && (*rest)[i] <= '9') {
+    if (number > (INT64_MAX - 9) / 10) return false;
+    number = number * 10 + ((*rest)[i] - '0');
+    ++i;
+  }
+  if (i == 0 || i > 18) return false;
+  *value = number;
+  rest->remove_prefix(i);
+  return true;
+}
+
+bool TakeWord(std::string_view* rest, std::string_view word) {
+  if (rest->substr(0, word.size()) != word) return false;
+  rest->remove_prefix(word.size());
+  return true;
+}
+
+bool TakeDigest(std::string_view* rest, std::string* digest) {
+  if (rest->size() < 64 || !IsSha256Hex(rest->substr(0, 64))) return false;
+  digest->assign(rest->substr(0, 64));
+  rest->remove_prefix(64);
+  return true;
+}
+
+}  // namespace
+
+DirectoryCacheStore::DirectoryCacheStore(std::string root, int64_t max_bytes)
+    : root_(std::move(root)), max_bytes_(max_bytes) {}
+
+std::string DirectoryCacheStore::PathFor(const char* kind, const std::string& name) const {
+  return root_ + "/" + kind + "/" + name.substr(0, 2) + "/" + name;
+}
+
+bool DirectoryCacheStore::ReadFile(const std::string& path, std::string* bytes) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  bytes->clear();
+  char buffer[65536];
+  ssize_t got;
+  while ((got = read(fd, buffer, sizeof buffer)) != 0) {
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) break;
+    bytes->append(buffer, static_cast<size_t>(got));
+  }
+  futimens(fd, nullptr);  // used now: the last to go in Trim
+  close(fd);
+  return got == 0;
+}
+
+bool DirectoryCacheStore::WriteAtomically(const std::string& path, std::string_view bytes) {
+  static std::atomic<unsigned> counter{0};
+  std::string tmp_dir = root_ + "/tmp";
+  std::string dir = path.substr(0, path.rfind('/'));
+  if (!MakeDirs(tmp_dir) || !MakeDirs(dir)) return false;
+  std::string tmp = tmp_dir + "/" + std::to_string(getpid()) + "." + std::to_string(counter++);
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) return false;
+  bool ok = WriteAll(fd, bytes);
+  ok = close(fd) == 0 && ok;
+  if (ok && rename(tmp.c_str(), path.c_str()) == 0) return true;
+  unlink(tmp.c_str());
+  return false;
+}
+
+bool DirectoryCacheStore::GetAction(const std::string& key, std::string* entry) {
+  return IsSha256Hex(key) && ReadFile(PathFor("ac", key), entry);
+}
+
+bool DirectoryCacheStore::PutAction(const std::string& key, std::string_view entry) {
+  return IsSha256Hex(key) && WriteAtomically(PathFor("ac", key), entry);
+}
+
+bool DirectoryCacheStore::GetBlob(const std::string& digest, std::string* bytes) {
+  if (!IsSha256Hex(digest)) return false;
+  std::string path = PathFor("cas", digest);
+  if (!ReadFile(path, bytes)) return false;
+  if (Sha256Hex(*bytes) == digest) return true;
+  unlink(path.c_str());  // damaged: the next store of these bytes replaces it
+  bytes->clear();
+  return false;
+}
+
+bool DirectoryCacheStore::PutBlob(std::string_view bytes, std::string* digest) {
+  *digest = Sha256Hex(bytes);
+  return WriteAtomically(PathFor("cas", *digest), bytes);
+}
+
+int64_t DirectoryCacheStore::Trim() {
+  if (max_bytes_ <= 0) return 0;
+  struct File {
+    int64_t mtime_ns;
+    int64_t size;
+    std::string path;
+  };
+  std::vector<File> files;
+  int64_t total = 0;
+  for (const char* kind : {"ac", "cas"}) {
+    std::string top = root_ + "/" + kind;
+    DIR* shards = opendir(top.c_str());
+    if (!shards) continue;
+    while (dirent* shard = readdir(shards)) {
+      if (shard->d_name[0] == '.') continue;
+      std::string shard_path = top + "/" + shard->d_name;
+      DIR* dir = opendir(shard_path.c_str());
+      if (!dir) continue;
+      while (dirent* file = readdir(dir)) {
+        if (file->d_name[0] == '.') continue;
+        std::string path = shard_path + "/" + file->d_name;
+        struct stat st;
+        if (stat(path.c_str(), &st) != 0) continue;
+        files.push_back({int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec, st.st_size, path});
+        total += st.st_size;
+      }
+      closedir(dir);
+    }
+    closedir(shards);
+  }
+  int64_t target = max_bytes_ / 10 * 9;
+  if (total <= max_bytes_) return 0;
+  std::sort(files.begin(), files.end(), [](const File& a, const File& b) { return a.mtime_ns < b.mtime_ns; });
+  int64_t freed = 0;
+  for (const File& file : files) {
+    if (total - freed <= target) break;
+    // Another build may have removed it already: it is gone either way.
+    if (unlink(file.path.c_str()) == 0 || errno == ENOENT) freed += file.size;
+  }
+  return freed;
+}
+
+std::string SerializeCacheEntry(const CacheEntry& entry) {
+  std::string text = kEntryHeader;
+  for (const CacheEntry::Output& output : entry.outputs)
+    text += "out " + output.digest + " " + std::to_string(output.size) + " " + output.path + "\n";
+  text += "log " + entry.output_digest + " " + std::to_string(entry.output_size) + "\n";
+  text += "sum " + Sha256Hex(text) + "\n";
+  return text;
+}
+
+bool ParseCacheEntry(std::string_view text, CacheEntry* entry, std::string* err) {
+  size_t sum_at = text.rfind("sum ");
+  if (text.substr(0, sizeof kEntryHeader - 1) != kEntryHeader || sum_at == std::string_view::npos ||
+      text.size() != sum_at + 4 + 64 + 1 || text.back() != '\n' ||
+      text.substr(sum_at + 4, 64) != Sha256Hex(text.substr(0, sum_at))) {
+    *err = "damaged cache entry";
+    return false;
+  }
+  CacheEntry parsed;
+  std::string_view rest = text.substr(sizeof kEntryHeader - 1, sum_at - (sizeof kEntryHeader - 1));
+  while (TakeWord(&rest, "out ")) {
+    CacheEntry::Output output;
+    size_t newline;
+    if (!TakeDigest(&rest, &output.digest) || !TakeWord(&rest, " ") || !TakeNumber(&rest, &output.size) ||
+        !TakeWord(&rest, " ") || (newline = rest.find('\n')) == std::string_view::npos || newline == 0) {
+      *err = "bad output line in cache entry";
+      return false;
+    }
+    output.path.assign(rest.substr(0, newline));
+    rest.remove_prefix(newline + 1);
+    parsed.outputs.push_back(output);
+  }
+  if (!TakeWord(&rest, "log ") || !TakeDigest(&rest, &parsed.output_digest) || !TakeWord(&rest, " ") ||
+      !TakeNumber(&rest, &parsed.output_size) || rest != "\n") {
+    *err = "bad log line in cache entry";
+    return false;
+  }
+  *entry = parsed;
+  return true;
+}
+
+}  // namespace ronin

@@ -1,0 +1,77 @@
+// The build cache's storage (issue 15, part 2, storage only): action
+// entries looked up by key, and blobs by their SHA-256, verified on read.
+// The directory backend is the local form of --cache=DIR; an HTTP backend
+// (Bazel's /ac/<key>, /cas/<sha256> layout) would implement the same
+// interface. Not yet used by the builder.
+#ifndef RONIN_CACHE_STORE_H_
+#define RONIN_CACHE_STORE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ronin {
+
+class CacheStore {
+ public:
+  virtual ~CacheStore() = default;
+  // The entry stored under `key` (64 hex digits). False if there is none.
+  virtual bool GetAction(const std::string& key, std::string* entry) = 0;
+  virtual bool PutAction(const std::string& key, std::string_view entry) = 0;
+  // The blob named `digest`. False if absent, or if its bytes do not hash
+  // to its name (a damaged copy, which is removed).
+  virtual bool GetBlob(const std::string& digest, std::string* bytes) = 0;
+  // Stores `bytes`; *digest gets their name.
+  virtual bool PutBlob(std::string_view bytes, std::string* digest) = 0;
+};
+
+// A cache in a directory: DIR/ac/<2 hex>/<key>, DIR/cas/<2 hex>/<sha256>.
+// Every write goes to DIR/tmp and is renamed into place, so readers in
+// other builds see a whole file or none. Reads refresh a file's mtime,
+// which Trim uses as "last used".
+class DirectoryCacheStore : public CacheStore {
+ public:
+  // `max_bytes`: Trim's size limit (0: none).
+  DirectoryCacheStore(std::string root, int64_t max_bytes);
+
+  bool GetAction(const std::string& key, std::string* entry) override;
+  bool PutAction(const std::string& key, std::string_view entry) override;
+  bool GetBlob(const std::string& digest, std::string* bytes) override;
+  bool PutBlob(std::string_view bytes, std::string* digest) override;
+
+  // Deletes the least recently used files until the cache holds at most
+  // 90% of the limit. Returns the bytes it freed.
+  int64_t Trim();
+
+ private:
+  std::string PathFor(const char* kind, const std::string& name) const;
+  bool ReadFile(const std::string& path, std::string* bytes);
+  bool WriteAtomically(const std::string& path, std::string_view bytes);
+
+  std::string root_;
+  int64_t max_bytes_;
+};
+
+// An action entry: what a cached command produced.
+struct CacheEntry {
+  struct Output {
+    std::string path;    // as the manifest names it
+    std::string digest;  // sha256 of its bytes
+    int64_t size = 0;
+  };
+  std::vector<Output> outputs;
+  std::string output_digest;  // sha256 of the command's printed output
+  int64_t output_size = 0;
+};
+
+// The text form: a header line, one line per output, the printed output's
+// line, and a checksum line over everything before it, so a truncated or
+// altered entry never parses.
+std::string SerializeCacheEntry(const CacheEntry& entry);
+// False (with *err) for anything not written by SerializeCacheEntry.
+bool ParseCacheEntry(std::string_view text, CacheEntry* entry, std::string* err);
+
+}  // namespace ronin
+
+#endif  // RONIN_CACHE_STORE_H_

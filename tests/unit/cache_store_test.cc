@@ -1,0 +1,142 @@
+// The build cache's storage (cache_store.h): the directory backend and the
+// action entry format.
+#include "cache_store.h"
+
+#include <sys/stat.h>
+#include <utime.h>
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "sha256.h"
+#include "test_support.h"
+
+namespace ronin {
+namespace {
+
+using test::ScopedTempDir;
+
+TEST(DirectoryCacheStoreTest, BlobsRoundTripByDigest) {
+  ScopedTempDir dir;
+  DirectoryCacheStore store(dir.path(), 0);
+  std::string digest, bytes;
+  ASSERT_TRUE(store.PutBlob("object code", &digest));
+  EXPECT_EQ(Sha256Hex("object code"), digest);
+  EXPECT_TRUE(test::RealFileExists(dir.File("cas/" + digest.substr(0, 2) + "/" + digest)));
+  ASSERT_TRUE(store.GetBlob(digest, &bytes));
+  EXPECT_EQ("object code", bytes);
+  EXPECT_FALSE(store.GetBlob(Sha256Hex("other"), &bytes));
+  EXPECT_FALSE(store.GetBlob("../../etc/passwd", &bytes));
+}
+
+TEST(DirectoryCacheStoreTest, DamagedBlobIsAMissAndIsReplaced) {
+  ScopedTempDir dir;
+  DirectoryCacheStore store(dir.path(), 0);
+  std::string digest, bytes;
+  ASSERT_TRUE(store.PutBlob("good bytes", &digest));
+  std::string path = dir.File("cas/" + digest.substr(0, 2) + "/" + digest);
+  for (const char* damage : {"good bytez", "good", ""}) {
+    test::WriteRealFile(path, damage);
+    EXPECT_FALSE(store.GetBlob(digest, &bytes)) << damage;
+    EXPECT_FALSE(test::RealFileExists(path)) << "a damaged blob is removed";
+    ASSERT_TRUE(store.PutBlob("good bytes", &digest));
+    ASSERT_TRUE(store.GetBlob(digest, &bytes));
+    EXPECT_EQ("good bytes", bytes);
+  }
+}
+
+TEST(DirectoryCacheStoreTest, ActionsByKey) {
+  ScopedTempDir dir;
+  DirectoryCacheStore store(dir.path(), 0);
+  std::string key = Sha256Hex("a command"), entry;
+  EXPECT_FALSE(store.GetAction(key, &entry));
+  ASSERT_TRUE(store.PutAction(key, "first"));
+  ASSERT_TRUE(store.PutAction(key, "second"));  // replaced whole
+  ASSERT_TRUE(store.GetAction(key, &entry));
+  EXPECT_EQ("second", entry);
+  EXPECT_FALSE(store.PutAction("not-a-key", "x"));
+}
+
+TEST(DirectoryCacheStoreTest, ConcurrentWritersLoseNothing) {
+  ScopedTempDir dir;
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 4; ++t) {
+    writers.emplace_back([&dir, t] {
+      DirectoryCacheStore store(dir.path(), 0);  // as another build would
+      for (int i = 0; i < 50; ++i) {
+        std::string digest;
+        EXPECT_TRUE(store.PutBlob("shared " + std::to_string(i), &digest));
+        EXPECT_TRUE(store.PutBlob("own " + std::to_string(t) + " " + std::to_string(i), &digest));
+      }
+    });
+  }
+  for (std::thread& writer : writers) writer.join();
+  DirectoryCacheStore store(dir.path(), 0);
+  std::string bytes;
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_TRUE(store.GetBlob(Sha256Hex("shared " + std::to_string(i)), &bytes));
+    for (int t = 0; t < 4; ++t)
+      EXPECT_TRUE(store.GetBlob(Sha256Hex("own " + std::to_string(t) + " " + std::to_string(i)), &bytes));
+  }
+}
+
+TEST(DirectoryCacheStoreTest, TrimEvictsLeastRecentlyUsed) {
+  ScopedTempDir dir;
+  DirectoryCacheStore store(dir.path(), 1000);
+  std::vector<std::string> digests;
+  for (int i = 0; i < 10; ++i) {
+    std::string digest;
+    ASSERT_TRUE(store.PutBlob(std::string(200, static_cast<char>('a' + i)), &digest));
+    // Dated oldest first, so the order does not depend on the clock.
+    std::string path = dir.File("cas/" + digest.substr(0, 2) + "/" + digest);
+    struct utimbuf times = {1000 + i, 1000 + i};
+    ASSERT_EQ(0, utime(path.c_str(), &times));
+    digests.push_back(digest);
+  }
+  std::string bytes;
+  ASSERT_TRUE(store.GetBlob(digests[0], &bytes));  // used now: kept
+  EXPECT_EQ(1200, store.Trim());                    // 2000 bytes down to <= 900
+  EXPECT_TRUE(store.GetBlob(digests[0], &bytes));
+  for (int i = 1; i <= 6; ++i) EXPECT_FALSE(store.GetBlob(digests[i], &bytes)) << i;
+  for (int i = 7; i < 10; ++i) EXPECT_TRUE(store.GetBlob(digests[i], &bytes)) << i;
+  EXPECT_EQ(0, store.Trim());
+}
+
+CacheEntry SampleEntry() {
+  CacheEntry entry;
+  entry.outputs.push_back({"obj/a.o", Sha256Hex("a"), 1});
+  entry.outputs.push_back({"obj/with space.o", Sha256Hex("bb"), 2});
+  entry.output_digest = Sha256Hex("warning: x\n");
+  entry.output_size = 11;
+  return entry;
+}
+
+TEST(CacheEntryTest, RoundTrip) {
+  std::string text = SerializeCacheEntry(SampleEntry());
+  CacheEntry parsed;
+  std::string err;
+  ASSERT_TRUE(ParseCacheEntry(text, &parsed, &err)) << err;
+  ASSERT_EQ(2u, parsed.outputs.size());
+  EXPECT_EQ("obj/with space.o", parsed.outputs[1].path);
+  EXPECT_EQ(Sha256Hex("bb"), parsed.outputs[1].digest);
+  EXPECT_EQ(2, parsed.outputs[1].size);
+  EXPECT_EQ(11, parsed.output_size);
+  EXPECT_EQ(text, SerializeCacheEntry(parsed));
+}
+
+TEST(CacheEntryTest, EveryTruncationAndEveryChangedByteIsRejected) {
+  std::string text = SerializeCacheEntry(SampleEntry());
+  CacheEntry parsed;
+  std::string err;
+  for (size_t length = 0; length < text.size(); ++length)
+    EXPECT_FALSE(ParseCacheEntry(text.substr(0, length), &parsed, &err)) << length;
+  for (size_t i = 0; i < text.size(); ++i) {
+    std::string changed = text;
+    changed[i] ^= 1;
+    EXPECT_FALSE(ParseCacheEntry(changed, &parsed, &err)) << i;
+  }
+}
+
+}  // namespace
+}  // namespace ronin
