@@ -1,0 +1,39 @@
+#include "graph_loader.h"
+
+#include "manifest_parser.h"
+#include "metrics.h"
+
+namespace ronin {
+
+GraphLoad LoadGraph(State* state, DiskInterface* disk, const GraphLoadOptions& options,
+                    std::unique_ptr<GraphImageWriter>* writer, std::string* err) {
+  GraphImageKey key = GraphImageKey::ForOptions(options.input_file, options.phony_cycle_is_error);
+  if (options.use_image) {
+    METRIC_RECORD("graph image load");
+    switch (GraphImageReader::Load(kGraphImagePath, key, state)) {
+      case GraphImageReader::Result::kLoaded:
+        return GraphLoad::kOk;
+      case GraphImageReader::Result::kDamaged:
+        return GraphLoad::kImageDamaged;
+      case GraphImageReader::Result::kMiss:
+        break;
+    }
+  }
+  bool imageable = false;
+  {
+    // The parser and its scratch buffers go before the build starts: the
+    // logs and the builder reuse that memory instead of adding to the peak.
+    METRIC_RECORD("manifest parse");
+    StampingFileReader reader(disk, &key.files);
+    ManifestParserOptions parser_options;
+    parser_options.phony_cycle_is_error = options.phony_cycle_is_error;
+    ManifestParser parser(state, &reader, parser_options);
+    if (!parser.Load(options.input_file, err)) return GraphLoad::kError;
+    // A parse that warned is not imaged: loading would not warn again.
+    imageable = !parser.warned() && reader.complete();
+  }
+  if (options.write_image && imageable) writer->reset(new GraphImageWriter(state, std::move(key), kGraphImagePath));
+  return GraphLoad::kOk;
+}
+
+}  // namespace ronin
