@@ -355,8 +355,8 @@ int RealMain(int argc, char** argv) {
       load_options.input_file = options.input_file;
       load_options.phony_cycle_is_error = options.phony_cycle_should_err;
       load_options.use_image = use_image;
-      // Tools leave no image behind (and know no command hashes).
-      load_options.write_image = use_image && !options.tool;
+      // Tools and dry runs leave no image behind (tools know no command hashes).
+      load_options.write_image = use_image && !options.tool && !config.dry_run;
       GraphLoad loaded = LoadGraph(&ninja->state_, &ninja->disk_, load_options, &image_writer, &err);
       if (loaded == GraphLoad::kImageDamaged) {
         // Never trusted: start over with a fresh state and parse.
