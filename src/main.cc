@@ -335,7 +335,7 @@ int RealMain(int argc, char** argv) {
 
   // A manifest that rebuilds itself is reloaded; bound the loop.
   const int kCycleLimit = 100;
-  bool use_image = GraphImageEnabled();
+  bool read_image = GraphImageEnabled();
   for (int cycle = 1; cycle <= kCycleLimit; ++cycle) {
     // Destroyed after the prefetcher (declared before it): the image takes
     // the command hashes the prefetcher computed.
@@ -354,15 +354,15 @@ int RealMain(int argc, char** argv) {
       GraphLoadOptions load_options;
       load_options.input_file = options.input_file;
       load_options.phony_cycle_is_error = options.phony_cycle_should_err;
-      load_options.use_image = use_image;
+      load_options.use_image = read_image;
       // Tools and dry runs leave no image behind (tools know no command hashes).
-      load_options.write_image = use_image && !options.tool && !config.dry_run;
+      load_options.write_image = GraphImageEnabled() && !options.tool && !config.dry_run;
       GraphLoad loaded = LoadGraph(&ninja->state_, &ninja->disk_, load_options, &image_writer, &err);
       if (loaded == GraphLoad::kImageDamaged) {
-        // Never trusted: start over with a fresh state and parse.
+        // Never trusted: start over with a fresh state, parse (and replace it).
         prefetcher.reset();
         delete ninja;
-        use_image = false;
+        read_image = false;
         --cycle;
         continue;
       }
