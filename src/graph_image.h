@@ -105,11 +105,12 @@ class GraphImageReader {
 // the file is written to a temporary name and renamed into place.
 class GraphImageWriter {
  public:
-  GraphImageWriter(const State* state, GraphImageKey key, std::string path);
+  GraphImageWriter(State* state, GraphImageKey key, std::string path);
   // Waits for the thread to finish writing.
   ~GraphImageWriter();
-  // Call before anything changes the graph (the scan): waits until the
-  // structure is read, then hands over the edges' command hashes.
+  // Call before anything changes the graph (the scan), after the prefetcher
+  // is joined: waits until the structure is read, then hands over the
+  // edges' command hashes (computing those not known yet, into the edges).
   void FinishReading();
   // The image of `state` with `key`, as one buffer (tests, the fuzz corpus).
   static std::string Serialize(const State& state, const GraphImageKey& key);
@@ -118,7 +119,7 @@ class GraphImageWriter {
   class Encoder;
   void Run();
 
-  const State* state_;
+  State* state_;
   GraphImageKey key_;
   std::string path_;
   std::vector<const Node*> nodes_;  // snapshot: the deque may grow meanwhile

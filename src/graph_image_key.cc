@@ -1,5 +1,6 @@
 // The graph image's key: what an image was made from, and whether that
 // still holds (graph_image.h).
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -39,10 +40,16 @@ void Stamp(const struct stat& st, ManifestStamp* stamp) {
   stamp->device = st.st_dev;
 }
 
-// This binary: a rebuilt ronin never trusts an older ronin's image.
+// This binary: a rebuilt ronin never trusts an older ronin's image. (The
+// link is read first: tools such as valgrind resolve it to the program
+// they run, where stat would see the tool itself.)
 std::string BinaryStamp() {
+  char path[PATH_MAX];
+  ssize_t size = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (size <= 0) return "unknown-binary";
+  path[size] = '\0';
   struct stat st;
-  if (stat("/proc/self/exe", &st) != 0) return "unknown-binary";
+  if (stat(path, &st) != 0) return "unknown-binary";
   return std::to_string(st.st_size) + ":" + std::to_string(MtimeNs(st)) + ":" + std::to_string(st.st_ino);
 }
 

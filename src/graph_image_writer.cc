@@ -8,6 +8,7 @@
 
 #include "graph_image.h"
 #include "hash.h"
+#include "prefetch.h"
 
 namespace ronin {
 
@@ -267,7 +268,7 @@ std::vector<const Node*> SnapshotNodes(const State& state) {
 
 }  // namespace
 
-GraphImageWriter::GraphImageWriter(const State* state, GraphImageKey key, std::string path)
+GraphImageWriter::GraphImageWriter(State* state, GraphImageKey key, std::string path)
     : state_(state), key_(std::move(key)), path_(std::move(path)), nodes_(SnapshotNodes(*state)) {
   thread_ = std::thread(&GraphImageWriter::Run, this);
 }
@@ -282,11 +283,14 @@ void GraphImageWriter::FinishReading() {
   if (hashes_given_) return;
   changed_.wait(lock, [this] { return structure_done_; });
   // The prefetcher has been joined: its hashes are final and nobody else
-  // writes them before the scan.
+  // writes them before the scan. The ones it did not compute (a graph too
+  // small for its threads) are computed here, for the image and for the
+  // scan, which then skips them.
   const std::vector<Edge*>& edges = state_->edges();
   hashes_.resize(edges.size());
   hash_known_.resize(edges.size());
   for (size_t i = 0; i < edges.size(); ++i) {
+    HashCommandAhead(edges[i]);
     hashes_[i] = edges[i]->command_hash;
     hash_known_[i] = edges[i]->command_hash_known;
   }

@@ -40,13 +40,13 @@ GraphLoad LoadGraph(State* state, DiskInterface* disk, const GraphLoadOptions& o
   {
     // The parser and its scratch buffers go before the build starts: the
     // logs and the builder reuse that memory instead of adding to the peak.
-    StampingFileReader reader(disk, &key.files);
+    StampingFileReader stamping(disk, &key.files);
     ManifestParserOptions parser_options;
     parser_options.phony_cycle_is_error = options.phony_cycle_is_error;
-    ManifestParser parser(state, &reader, parser_options);
+    ManifestParser parser(state, options.write_image ? &stamping : static_cast<FileReader*>(disk), parser_options);
     if (!parser.Load(options.input_file, err)) return GraphLoad::kError;
     // A parse that warned is not imaged: loading would not warn again.
-    imageable = !parser.warned() && reader.complete();
+    imageable = !parser.warned() && stamping.complete();
   }
   if (options.write_image && imageable) writer->reset(new GraphImageWriter(state, std::move(key), kGraphImagePath));
   return GraphLoad::kOk;

@@ -193,16 +193,17 @@ void Prefetcher::StatAll(const std::vector<Node*>& nodes, DirectoryCache* dirs) 
 
 void Prefetcher::HashCommands(size_t begin, size_t end) {
   const std::vector<Edge*>& edges = state_->edges();
-  for (size_t i = begin; i < end && !abandon_; ++i) {
-    Edge* edge = edges[i];
-    // Phony edges have no command; a graph image may bring hashes along.
-    if (edge->is_phony() || edge->command_hash_known) continue;
-    std::string command;
-    // A rule-variable cycle is left to the scan, which reports it.
-    if (edge->TryEvaluateCommand(&command, /*include_rspfile=*/true)) {
-      edge->command_hash = BuildLog::HashCommand(command);
-      edge->command_hash_known = true;
-    }
+  for (size_t i = begin; i < end && !abandon_; ++i) HashCommandAhead(edges[i]);
+}
+
+void HashCommandAhead(Edge* edge) {
+  // Phony edges have no command; a graph image may bring hashes along.
+  if (edge->is_phony() || edge->command_hash_known) return;
+  std::string command;
+  // A rule-variable cycle is left to the scan, which reports it.
+  if (edge->TryEvaluateCommand(&command, /*include_rspfile=*/true)) {
+    edge->command_hash = BuildLog::HashCommand(command);
+    edge->command_hash_known = true;
   }
 }
 

@@ -64,6 +64,10 @@ class Prefetcher : public NodeObserver {
   std::vector<std::thread> workers_;
 };
 
+// Computes the hash of EvaluateCommand(true) into the edge, as the scan
+// would (unless known already, or the edge is phony).
+void HashCommandAhead(Edge* edge);
+
 // False when RONIN_PREFETCH=0 (read once): the scan then does everything.
 bool PrefetchEnabled();
 // How many threads stat (the main thread, once it waits, included): the
