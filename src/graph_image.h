@@ -6,7 +6,7 @@
 //
 // File layout (little-endian; doc/design.md has the sections):
 //   header: magic "RONINGRF", u32 format, u32 key size, u64 body size,
-//           u64 key hash, u64 body hash (rapidhash)
+//           u64 hashes (rapidhash) of the key, the strings, the sections
 //   key:    identity, input file, phonycycle flag, manifest file stamps
 //   body:   strings (NUL-terminated), names, pools, rules, scopes, nodes,
 //           edges, node users, defaults, flags, command hashes
@@ -94,6 +94,9 @@ class GraphImageReader {
   // Loads an image body (the key already checked) into `state`; the body
   // must stay alive as long as the State. For the loader and the fuzzer.
   static bool LoadBody(std::string_view body, State* state, std::string* err);
+  // The same with the body's two parts apart: `strings` must stay alive as
+  // long as the State, `sections` only during the call.
+  static bool LoadParts(std::string_view strings, std::string_view sections, State* state, std::string* err);
 
  private:
   class Decoder;

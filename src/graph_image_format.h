@@ -11,6 +11,13 @@
 
 namespace ronin {
 
+// The file's fixed header: magic, u32 format, u32 key size, u64 body size,
+// u64 hashes (rapidhash) of the key, of the body's strings and of the rest
+// of the body.
+constexpr char kImageMagic[8] = {'R', 'O', 'N', 'I', 'N', 'G', 'R', 'F'};
+constexpr uint32_t kImageHeaderFormat = 2;
+constexpr size_t kImageHeaderSize = 8 + 4 + 4 + 4 * 8;
+
 class ImageOut {
  public:
   void U32(uint32_t value) { Append(&value, sizeof value); }
@@ -65,6 +72,27 @@ class ImageIn {
   const char* cursor_;
   const char* end_;
 };
+
+// The body of a whole image (what follows the header and the key); empty
+// if the image is too short.
+inline std::string_view ImageBody(std::string_view image) {
+  if (image.size() < kImageHeaderSize) return {};
+  uint32_t key_size;
+  memcpy(&key_size, image.data() + sizeof kImageMagic + 4, sizeof key_size);
+  if (key_size > image.size() - kImageHeaderSize) return {};
+  return image.substr(kImageHeaderSize + key_size);
+}
+
+// A body is a u32 size, that many bytes of strings, then the sections.
+inline bool SplitImageBody(std::string_view body, std::string_view* strings, std::string_view* sections) {
+  uint32_t size;
+  if (body.size() < sizeof size) return false;
+  memcpy(&size, body.data(), sizeof size);
+  if (size > body.size() - sizeof size) return false;
+  *strings = body.substr(sizeof size, size);
+  *sections = body.substr(sizeof size + size);
+  return true;
+}
 
 }  // namespace ronin
 

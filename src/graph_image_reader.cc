@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <memory>
 #include <new>
 
 #include "graph_image.h"
@@ -17,9 +18,6 @@ namespace ronin {
 
 namespace {
 
-const char kMagic[8] = {'R', 'O', 'N', 'I', 'N', 'G', 'R', 'F'};
-const uint32_t kHeaderFormat = 1;
-const size_t kHeaderSize = 8 + 4 + 4 + 8 + 8 + 8;
 const uint32_t kMaxKeySize = 64 << 20;
 
 bool ReadFully(int fd, char* buffer, size_t size) {
@@ -36,17 +34,18 @@ struct Header {
   uint32_t key_size = 0;
   uint64_t body_size = 0;
   uint64_t key_hash = 0;
-  uint64_t body_hash = 0;
+  uint64_t strings_hash = 0;
+  uint64_t sections_hash = 0;
 };
 
 bool ReadHeader(int fd, Header* header) {
-  char bytes[kHeaderSize];
-  if (!ReadFully(fd, bytes, sizeof bytes) || memcmp(bytes, kMagic, sizeof kMagic) != 0) return false;
-  ImageIn in(std::string_view(bytes + sizeof kMagic, sizeof bytes - sizeof kMagic));
+  char bytes[kImageHeaderSize];
+  if (!ReadFully(fd, bytes, sizeof bytes) || memcmp(bytes, kImageMagic, sizeof kImageMagic) != 0) return false;
+  ImageIn in(std::string_view(bytes + sizeof kImageMagic, sizeof bytes - sizeof kImageMagic));
   uint32_t format = 0;
-  return in.U32(&format) && format == kHeaderFormat && in.U32(&header->key_size) &&
+  return in.U32(&format) && format == kImageHeaderFormat && in.U32(&header->key_size) &&
          header->key_size <= kMaxKeySize && in.U64(&header->body_size) && in.U64(&header->key_hash) &&
-         in.U64(&header->body_hash);
+         in.U64(&header->strings_hash) && in.U64(&header->sections_hash);
 }
 
 }  // namespace
@@ -62,8 +61,8 @@ GraphImageReader::Result GraphImageReader::Load(const char* path, const GraphIma
   Header header;
   if (fstat(fd, &st) != 0 || !ReadHeader(fd, &header)) return Result::kMiss;
   uint64_t file_size = static_cast<uint64_t>(st.st_size);
-  if (file_size < kHeaderSize || header.key_size > file_size - kHeaderSize ||
-      header.body_size != file_size - kHeaderSize - header.key_size)
+  if (file_size < kImageHeaderSize || header.key_size > file_size - kImageHeaderSize ||
+      header.body_size != file_size - kImageHeaderSize - header.key_size)
     return Result::kMiss;
   std::string key_bytes(header.key_size, '\0');
   if (!ReadFully(fd, &key_bytes[0], key_bytes.size()) ||
@@ -72,24 +71,35 @@ GraphImageReader::Result GraphImageReader::Load(const char* path, const GraphIma
   GraphImageKey key;
   ImageIn key_in(key_bytes);
   if (!key.Read(&key_in) || !key.Matches(current)) return Result::kMiss;
-  // The body stays in the arena: its strings become the graph's strings.
-  size_t body_size = static_cast<size_t>(header.body_size);
-  char* body = state->arena()->Allocate(body_size ? body_size : 1);
-  if (!ReadFully(fd, body, body_size) || RapidHash(body, body_size) != header.body_hash) return Result::kMiss;
+  // The strings go to the arena and become the graph's strings; the
+  // sections are read into a buffer freed once they are decoded.
+  uint32_t strings_size = 0;
+  if (header.body_size < sizeof strings_size || !ReadFully(fd, reinterpret_cast<char*>(&strings_size), 4) ||
+      strings_size > header.body_size - sizeof strings_size)
+    return Result::kMiss;
+  char* strings = state->arena()->Allocate(strings_size ? strings_size : 1);
+  if (!ReadFully(fd, strings, strings_size) || RapidHash(strings, strings_size) != header.strings_hash)
+    return Result::kMiss;
+  size_t sections_size = static_cast<size_t>(header.body_size - sizeof strings_size - strings_size);
+  std::unique_ptr<char[]> sections(new char[sections_size ? sections_size : 1]);
+  if (!ReadFully(fd, sections.get(), sections_size) ||
+      RapidHash(sections.get(), sections_size) != header.sections_hash)
+    return Result::kMiss;
   std::string err;
-  return LoadBody(std::string_view(body, body_size), state, &err) ? Result::kLoaded : Result::kDamaged;
+  return LoadParts(std::string_view(strings, strings_size), std::string_view(sections.get(), sections_size),
+                   state, &err)
+             ? Result::kLoaded
+             : Result::kDamaged;
 }
 
 // The body's sections, read in the order GraphImageWriter::Encoder wrote
 // them. Each step fails on the first inconsistency.
 class GraphImageReader::Decoder {
  public:
-  Decoder(std::string_view body, State* state) : in_(body), state_(state) {}
+  Decoder(std::string_view strings, std::string_view sections, State* state)
+      : in_(sections), state_(state), strings_(strings.data()), strings_size_(strings.size()) {}
 
   bool Decode(std::string* err) {
-    uint32_t string_size = 0;
-    if (!in_.U32(&string_size) || !in_.Bytes(string_size, &strings_)) return Fail("strings", err);
-    strings_size_ = string_size;
     if (!ReadNames()) return Fail("names", err);
     if (!ReadPools()) return Fail("pools", err);
     if (!ReadRules()) return Fail("rules", err);
@@ -366,7 +376,17 @@ class GraphImageReader::Decoder {
 };
 
 bool GraphImageReader::LoadBody(std::string_view body, State* state, std::string* err) {
-  return Decoder(body, state).Decode(err);
+  std::string_view strings, sections;
+  if (!SplitImageBody(body, &strings, &sections)) {
+    *err = "graph image: bad strings";
+    return false;
+  }
+  return LoadParts(strings, sections, state, err);
+}
+
+bool GraphImageReader::LoadParts(std::string_view strings, std::string_view sections, State* state,
+                                 std::string* err) {
+  return Decoder(strings, sections, state).Decode(err);
 }
 
 }  // namespace ronin

@@ -216,9 +216,6 @@ class GraphImageWriter::Encoder {
 
 namespace {
 
-const char kMagic[8] = {'R', 'O', 'N', 'I', 'N', 'G', 'R', 'F'};
-const uint32_t kHeaderFormat = 1;
-
 void AppendHashes(const std::vector<uint64_t>& hashes, const std::vector<bool>& known, std::string* body) {
   ImageOut out;
   out.U32(static_cast<uint32_t>(hashes.size()));
@@ -232,13 +229,16 @@ void AppendHashes(const std::vector<uint64_t>& hashes, const std::vector<bool>& 
 std::string Assemble(const GraphImageKey& key, const std::string& body) {
   ImageOut key_bytes;
   key.Write(&key_bytes);
+  std::string_view strings, sections;
+  SplitImageBody(body, &strings, &sections);
   ImageOut image;
-  image.Append(kMagic, sizeof kMagic);
-  image.U32(kHeaderFormat);
+  image.Append(kImageMagic, sizeof kImageMagic);
+  image.U32(kImageHeaderFormat);
   image.U32(static_cast<uint32_t>(key_bytes.data().size()));
   image.U64(body.size());
   image.U64(RapidHash(key_bytes.data().data(), key_bytes.data().size()));
-  image.U64(RapidHash(body.data(), body.size()));
+  image.U64(RapidHash(strings.data(), strings.size()));
+  image.U64(RapidHash(sections.data(), sections.size()));
   image.data().append(key_bytes.data());
   image.data().append(body);
   return std::move(image.data());

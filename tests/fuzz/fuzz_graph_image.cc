@@ -25,12 +25,7 @@ using namespace ronin;
 
 namespace {
 
-std::string BodyOf(const std::string& image) {
-  const size_t kHeaderSize = 40;
-  uint32_t key_size;
-  memcpy(&key_size, image.data() + 12, sizeof key_size);
-  return image.substr(kHeaderSize + key_size);
-}
+std::string BodyOf(const std::string& image) { return std::string(ImageBody(image)); }
 
 void CheckConsistent(const State& state) {
   for (const Node& node : state.nodes()) {

@@ -56,13 +56,7 @@ void Parse(State* state, const ManifestParserOptions& options = {}) {
 
 GraphImageKey Key() { return GraphImageKey::ForOptions("build.ninja", false); }
 
-// The body of a serialized image (after the header and the key).
-std::string BodyOf(const std::string& image) {
-  const size_t kHeaderSize = 40;
-  uint32_t key_size;
-  memcpy(&key_size, image.data() + 12, sizeof key_size);
-  return image.substr(kHeaderSize + key_size);
-}
+std::string BodyOf(const std::string& image) { return std::string(ImageBody(image)); }
 
 // Loads `body` into `state`; the body must outlive the state.
 bool Load(const std::string& body, State* state) {
