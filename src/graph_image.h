@@ -6,10 +6,11 @@
 //
 // File layout (little-endian; doc/design.md has the sections):
 //   header: magic "RONINGRF", u32 format, u32 key size, u64 body size,
-//           u64 hashes (rapidhash) of the key, the strings, the sections
+//           u64 hashes (rapidhash) of the key and of the strings
 //   key:    identity, input file, phonycycle flag, manifest file stamps
-//   body:   strings (NUL-terminated), names, pools, rules, scopes, nodes,
-//           edges, node users, defaults, flags, command hashes
+//   body:   strings (NUL-terminated), then blocks (each with its hash, cut
+//           between items) of: names, pools, rules, scopes, nodes, edges,
+//           node users, defaults, flags, command hashes
 //
 // Every count, index and string reference read from an image is checked
 // before use; a damaged image is a miss, never trusted (fuzz_graph_image).
@@ -93,10 +94,11 @@ class GraphImageReader {
   static Result Load(const char* path, const GraphImageKey& current, State* state);
   // Loads an image body (the key already checked) into `state`; the body
   // must stay alive as long as the State. For the loader and the fuzzer.
-  static bool LoadBody(std::string_view body, State* state, std::string* err);
-  // The same with the body's two parts apart: `strings` must stay alive as
-  // long as the State, `sections` only during the call.
-  static bool LoadParts(std::string_view strings, std::string_view sections, State* state, std::string* err);
+  // `verify_blocks` false skips the blocks' hashes (the fuzzer).
+  static bool LoadBody(std::string_view body, State* state, std::string* err, bool verify_blocks = true);
+  // The same with the strings apart (they must stay alive as long as the
+  // State) and the sections' blocks read one by one.
+  static bool LoadParts(std::string_view strings, ImageBlocks* blocks, State* state, std::string* err);
 
  private:
   class Decoder;

@@ -12,11 +12,15 @@
 namespace ronin {
 
 // The file's fixed header: magic, u32 format, u32 key size, u64 body size,
-// u64 hashes (rapidhash) of the key, of the body's strings and of the rest
-// of the body.
+// u64 hashes (rapidhash) of the key and of the body's strings. The rest of
+// the body is a sequence of blocks, each [u32 size][u64 hash][bytes], cut
+// only between items so a loader holds one block at a time.
 constexpr char kImageMagic[8] = {'R', 'O', 'N', 'I', 'N', 'G', 'R', 'F'};
-constexpr uint32_t kImageHeaderFormat = 2;
-constexpr size_t kImageHeaderSize = 8 + 4 + 4 + 4 * 8;
+constexpr uint32_t kImageHeaderFormat = 3;
+constexpr size_t kImageHeaderSize = 8 + 4 + 4 + 3 * 8;
+constexpr size_t kImageBlockHeaderSize = 4 + 8;
+// A block is cut at the first item boundary past this size.
+constexpr size_t kImageBlockTarget = 1 << 20;
 
 class ImageOut {
  public:
@@ -71,6 +75,38 @@ class ImageIn {
 
   const char* cursor_;
   const char* end_;
+};
+
+// Where the loader gets the body's blocks from (a file or a buffer).
+class ImageBlocks {
+ public:
+  virtual ~ImageBlocks() = default;
+  // The next block; false when there is none or it is damaged.
+  virtual bool Next(std::string_view* block) = 0;
+  virtual bool done() const = 0;
+};
+
+// The blocks of a body in memory. Hashes are checked unless `verify` is
+// false (the fuzzer, which cannot forge them).
+class MemoryImageBlocks : public ImageBlocks {
+ public:
+  MemoryImageBlocks(std::string_view blocks, bool verify, uint64_t (*hash)(const void*, size_t))
+      : in_(blocks), verify_(verify), hash_(hash) {}
+  bool Next(std::string_view* block) override {
+    uint32_t size = 0;
+    uint64_t expected = 0;
+    const char* bytes = nullptr;
+    if (!in_.U32(&size) || !in_.U64(&expected) || !in_.Bytes(size, &bytes)) return false;
+    if (verify_ && hash_(bytes, size) != expected) return false;
+    *block = std::string_view(bytes, size);
+    return true;
+  }
+  bool done() const override { return in_.at_end(); }
+
+ private:
+  ImageIn in_;
+  bool verify_;
+  uint64_t (*hash_)(const void*, size_t);
 };
 
 // The body of a whole image (what follows the header and the key); empty

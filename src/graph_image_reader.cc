@@ -35,7 +35,6 @@ struct Header {
   uint64_t body_size = 0;
   uint64_t key_hash = 0;
   uint64_t strings_hash = 0;
-  uint64_t sections_hash = 0;
 };
 
 bool ReadHeader(int fd, Header* header) {
@@ -45,8 +44,35 @@ bool ReadHeader(int fd, Header* header) {
   uint32_t format = 0;
   return in.U32(&format) && format == kImageHeaderFormat && in.U32(&header->key_size) &&
          header->key_size <= kMaxKeySize && in.U64(&header->body_size) && in.U64(&header->key_hash) &&
-         in.U64(&header->strings_hash) && in.U64(&header->sections_hash);
+         in.U64(&header->strings_hash);
 }
+
+// Reads the blocks one at a time into one buffer, checking each hash.
+class FileImageBlocks : public ImageBlocks {
+ public:
+  FileImageBlocks(int fd, uint64_t size) : fd_(fd), left_(size) {}
+  bool Next(std::string_view* block) override {
+    char header[kImageBlockHeaderSize];
+    if (left_ < sizeof header || !ReadFully(fd_, header, sizeof header)) return false;
+    left_ -= sizeof header;
+    uint32_t size;
+    uint64_t hash;
+    memcpy(&size, header, sizeof size);
+    memcpy(&hash, header + sizeof size, sizeof hash);
+    if (size > left_) return false;
+    left_ -= size;
+    buffer_.resize(size);
+    if (!ReadFully(fd_, &buffer_[0], size) || RapidHash(buffer_.data(), size) != hash) return false;
+    *block = buffer_;
+    return true;
+  }
+  bool done() const override { return left_ == 0; }
+
+ private:
+  int fd_;
+  uint64_t left_;
+  std::string buffer_;
+};
 
 }  // namespace
 
@@ -72,7 +98,7 @@ GraphImageReader::Result GraphImageReader::Load(const char* path, const GraphIma
   ImageIn key_in(key_bytes);
   if (!key.Read(&key_in) || !key.Matches(current)) return Result::kMiss;
   // The strings go to the arena and become the graph's strings; the
-  // sections are read into a buffer freed once they are decoded.
+  // sections are read one block at a time into a buffer reused for each.
   uint32_t strings_size = 0;
   if (header.body_size < sizeof strings_size || !ReadFully(fd, reinterpret_cast<char*>(&strings_size), 4) ||
       strings_size > header.body_size - sizeof strings_size)
@@ -80,26 +106,22 @@ GraphImageReader::Result GraphImageReader::Load(const char* path, const GraphIma
   char* strings = state->arena()->Allocate(strings_size ? strings_size : 1);
   if (!ReadFully(fd, strings, strings_size) || RapidHash(strings, strings_size) != header.strings_hash)
     return Result::kMiss;
-  size_t sections_size = static_cast<size_t>(header.body_size - sizeof strings_size - strings_size);
-  std::unique_ptr<char[]> sections(new char[sections_size ? sections_size : 1]);
-  if (!ReadFully(fd, sections.get(), sections_size) ||
-      RapidHash(sections.get(), sections_size) != header.sections_hash)
-    return Result::kMiss;
+  FileImageBlocks blocks(fd, header.body_size - sizeof strings_size - strings_size);
   std::string err;
-  return LoadParts(std::string_view(strings, strings_size), std::string_view(sections.get(), sections_size),
-                   state, &err)
-             ? Result::kLoaded
-             : Result::kDamaged;
+  return LoadParts(std::string_view(strings, strings_size), &blocks, state, &err) ? Result::kLoaded
+                                                                                  : Result::kDamaged;
 }
 
 // The body's sections, read in the order GraphImageWriter::Encoder wrote
 // them. Each step fails on the first inconsistency.
 class GraphImageReader::Decoder {
  public:
-  Decoder(std::string_view strings, std::string_view sections, State* state)
-      : in_(sections), state_(state), strings_(strings.data()), strings_size_(strings.size()) {}
+  Decoder(std::string_view strings, ImageBlocks* blocks, State* state)
+      : in_(std::string_view()), blocks_(blocks), state_(state), strings_(strings.data()),
+        strings_size_(strings.size()) {}
 
   bool Decode(std::string* err) {
+    if (!Boundary()) return Fail("blocks", err);
     if (!ReadNames()) return Fail("names", err);
     if (!ReadPools()) return Fail("pools", err);
     if (!ReadRules()) return Fail("rules", err);
@@ -109,7 +131,7 @@ class GraphImageReader::Decoder {
     if (!ReadUsers()) return Fail("node users", err);
     if (!ReadDefaults()) return Fail("defaults", err);
     if (!ReadHashes()) return Fail("command hashes", err);
-    if (!in_.at_end()) return Fail("trailing bytes", err);
+    if (!in_.at_end() || !blocks_->done()) return Fail("trailing bytes", err);
     return true;
   }
 
@@ -129,7 +151,21 @@ class GraphImageReader::Decoder {
     return true;
   }
 
+  // Where the writer may have cut a block (GraphImageWriter::Encoder::Item):
+  // once the current block is used up, the next one is read.
+  bool Boundary() {
+    if (!in_.at_end()) return true;
+    std::string_view block;
+    if (!blocks_->Next(&block)) return false;
+    in_ = ImageIn(block);
+    return true;
+  }
+
+  // A count of items, each at least `item_size` bytes. Items of the large
+  // sections may continue in later blocks, so there the count is only
+  // bounded by the blocks' total size (each item still fails on its own).
   bool Count(uint32_t* count, size_t item_size) { return in_.U32(count) && in_.Fits(*count, item_size); }
+  bool LargeCount(uint32_t* count) { return in_.U32(count); }
 
   bool Index(uint32_t limit, uint32_t* index) { return in_.U32(index) && *index < limit; }
 
@@ -238,9 +274,9 @@ class GraphImageReader::Decoder {
 
   bool ReadNodes() {
     uint32_t count = 0;
-    if (!Count(&count, 12)) return false;
-    nodes_.reserve(count);
+    if (!LargeCount(&count)) return false;
     for (uint32_t i = 0; i < count; ++i) {
+      if (!Boundary()) return false;
       std::string_view path;
       uint32_t flags = 0;
       if (!Ref(&path) || path.empty() || !in_.U32(&flags) || flags > 3) return false;
@@ -317,10 +353,9 @@ class GraphImageReader::Decoder {
 
   bool ReadEdges() {
     uint32_t count = 0;
-    if (!Count(&count, 40)) return false;
-    state_->edges_.reserve(count);
+    if (!LargeCount(&count)) return false;
     for (uint32_t i = 0; i < count; ++i)
-      if (!ReadEdge()) return false;
+      if (!Boundary() || !ReadEdge()) return false;
     return true;
   }
 
@@ -328,7 +363,7 @@ class GraphImageReader::Decoder {
     const std::vector<Edge*>& edges = state_->edges_;
     for (Node* node : nodes_) {
       uint32_t count = 0;
-      if (!Count(&count, 4)) return false;
+      if (!Boundary() || !Count(&count, 4)) return false;
       node->out_edges.reserve(count);
       for (uint32_t i = 0; i < count; ++i) {
         uint32_t index = 0;
@@ -367,6 +402,7 @@ class GraphImageReader::Decoder {
   }
 
   ImageIn in_;
+  ImageBlocks* blocks_;
   State* state_;
   const char* strings_ = nullptr;
   uint64_t strings_size_ = 0;
@@ -375,18 +411,18 @@ class GraphImageReader::Decoder {
   std::vector<Node*> nodes_;
 };
 
-bool GraphImageReader::LoadBody(std::string_view body, State* state, std::string* err) {
+bool GraphImageReader::LoadBody(std::string_view body, State* state, std::string* err, bool verify_blocks) {
   std::string_view strings, sections;
   if (!SplitImageBody(body, &strings, &sections)) {
     *err = "graph image: bad strings";
     return false;
   }
-  return LoadParts(strings, sections, state, err);
+  MemoryImageBlocks blocks(sections, verify_blocks, &RapidHash);
+  return LoadParts(strings, &blocks, state, err);
 }
 
-bool GraphImageReader::LoadParts(std::string_view strings, std::string_view sections, State* state,
-                                 std::string* err) {
-  return Decoder(strings, sections, state).Decode(err);
+bool GraphImageReader::LoadParts(std::string_view strings, ImageBlocks* blocks, State* state, std::string* err) {
+  return Decoder(strings, blocks, state).Decode(err);
 }
 
 }  // namespace ronin

@@ -1,5 +1,6 @@
 // Writes the graph image (graph_image.h) of a freshly parsed State.
 #include <fcntl.h>
+#include <string.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -40,6 +41,13 @@ class NodeIndex {
   std::vector<std::pair<const Node*, uint32_t>> slots_;
 };
 
+// The encoded graph before it is cut into blocks.
+struct EncodedGraph {
+  std::string strings;
+  std::string sections;
+  std::vector<size_t> cuts;  // item boundaries in `sections`
+};
+
 }  // namespace
 
 // Lays out the body: the strings first, then every section in State's order.
@@ -48,7 +56,7 @@ class GraphImageWriter::Encoder {
   Encoder(const State& state, const std::vector<const Node*>& nodes)
       : state_(state), nodes_(nodes), node_index_(nodes) {}
 
-  std::string Encode() {
+  EncodedGraph Encode() {
     WriteNames();
     WritePools();
     WriteRules();
@@ -59,14 +67,18 @@ class GraphImageWriter::Encoder {
     sections_.U32(static_cast<uint32_t>(state_.defaults_.size()));
     for (const Node* node : state_.defaults_) sections_.U32(node_index_.Find(node));
     sections_.U32(state_.uses_dyndep_);
-    ImageOut body;
-    body.U32(static_cast<uint32_t>(strings_.size()));
-    body.Append(strings_.data(), strings_.size());
-    body.Append(sections_.data().data(), sections_.data().size());
-    return std::move(body.data());
+    EncodedGraph graph;
+    graph.strings = std::move(strings_);
+    graph.sections = std::move(sections_.data());
+    graph.cuts = std::move(cuts_);
+    return graph;
   }
 
  private:
+  // An item of a large section starts here: a block may end before it
+  // (the reader checks for a block's end at the same places).
+  void Item() { cuts_.push_back(sections_.data().size()); }
+
   // A string reference: offset and size in the string section.
   void Ref(std::string_view text) {
     sections_.U32(static_cast<uint32_t>(strings_.size()));
@@ -165,6 +177,7 @@ class GraphImageWriter::Encoder {
   void WriteNodes() {
     sections_.U32(static_cast<uint32_t>(nodes_.size()));
     for (const Node* node : nodes_) {
+      Item();
       Ref(node->path);
       sections_.U32((node->generated_by_dep_loader ? 1u : 0u) | (node->dyndep_pending ? 2u : 0u));
     }
@@ -179,6 +192,7 @@ class GraphImageWriter::Encoder {
     const std::vector<Edge*>& edges = state_.edges_;
     sections_.U32(static_cast<uint32_t>(edges.size()));
     for (const Edge* edge : edges) {
+      Item();
       sections_.U32(RuleIndex(edge->rule));
       sections_.U32(PoolIndex(edge->pool));
       sections_.U32(scope_index_.at(edge->scope));
@@ -199,6 +213,7 @@ class GraphImageWriter::Encoder {
 
   void WriteUsers() {
     for (const Node* node : nodes_) {
+      Item();
       sections_.U32(static_cast<uint32_t>(node->out_edges.size()));
       for (const Edge* edge : node->out_edges) sections_.U32(edge->id);
     }
@@ -209,6 +224,7 @@ class GraphImageWriter::Encoder {
   NodeIndex node_index_;
   std::string strings_;
   ImageOut sections_;
+  std::vector<size_t> cuts_;
   std::unordered_map<std::string_view, uint32_t> names_;
   std::unordered_map<const Rule*, uint32_t> rule_index_;
   std::unordered_map<const Scope*, uint32_t> scope_index_;
@@ -216,29 +232,49 @@ class GraphImageWriter::Encoder {
 
 namespace {
 
-void AppendHashes(const std::vector<uint64_t>& hashes, const std::vector<bool>& known, std::string* body) {
+void AppendHashes(const std::vector<uint64_t>& hashes, const std::vector<bool>& known, std::string* sections) {
   ImageOut out;
   out.U32(static_cast<uint32_t>(hashes.size()));
   for (size_t i = 0; i < hashes.size(); ++i) {
     out.U32(known[i]);
     out.U64(hashes[i]);
   }
-  body->append(out.data());
+  sections->append(out.data());
+}
+
+// The body: the strings, then the sections cut into blocks of about
+// kImageBlockTarget bytes at item boundaries.
+std::string Body(const EncodedGraph& graph) {
+  ImageOut body;
+  body.U32(static_cast<uint32_t>(graph.strings.size()));
+  body.Append(graph.strings.data(), graph.strings.size());
+  auto emit = [&](size_t begin, size_t end) {
+    body.U32(static_cast<uint32_t>(end - begin));
+    body.U64(RapidHash(graph.sections.data() + begin, end - begin));
+    body.Append(graph.sections.data() + begin, end - begin);
+  };
+  size_t begin = 0;
+  for (size_t cut : graph.cuts) {
+    if (cut - begin < kImageBlockTarget) continue;
+    emit(begin, cut);
+    begin = cut;
+  }
+  emit(begin, graph.sections.size());
+  return std::move(body.data());
 }
 
 std::string Assemble(const GraphImageKey& key, const std::string& body) {
   ImageOut key_bytes;
   key.Write(&key_bytes);
-  std::string_view strings, sections;
-  SplitImageBody(body, &strings, &sections);
+  uint32_t strings_size = 0;
+  memcpy(&strings_size, body.data(), sizeof strings_size);
   ImageOut image;
   image.Append(kImageMagic, sizeof kImageMagic);
   image.U32(kImageHeaderFormat);
   image.U32(static_cast<uint32_t>(key_bytes.data().size()));
   image.U64(body.size());
   image.U64(RapidHash(key_bytes.data().data(), key_bytes.data().size()));
-  image.U64(RapidHash(strings.data(), strings.size()));
-  image.U64(RapidHash(sections.data(), sections.size()));
+  image.U64(RapidHash(body.data() + sizeof strings_size, strings_size));
   image.data().append(key_bytes.data());
   image.data().append(body);
   return std::move(image.data());
@@ -299,28 +335,28 @@ void GraphImageWriter::FinishReading() {
 }
 
 void GraphImageWriter::Run() {
-  std::string body = Encoder(*state_, nodes_).Encode();
+  EncodedGraph graph = Encoder(*state_, nodes_).Encode();
   {
     std::unique_lock<std::mutex> lock(mutex_);
     structure_done_ = true;
     changed_.notify_all();
     changed_.wait(lock, [this] { return hashes_given_; });
   }
-  AppendHashes(hashes_, hash_known_, &body);
-  WriteAtomically(path_, Assemble(key_, body));
+  AppendHashes(hashes_, hash_known_, &graph.sections);
+  WriteAtomically(path_, Assemble(key_, Body(graph)));
 }
 
 std::string GraphImageWriter::Serialize(const State& state, const GraphImageKey& key) {
   std::vector<const Node*> nodes = SnapshotNodes(state);
-  std::string body = Encoder(state, nodes).Encode();
+  EncodedGraph graph = Encoder(state, nodes).Encode();
   std::vector<uint64_t> hashes;
   std::vector<bool> known;
   for (const Edge* edge : state.edges()) {
     hashes.push_back(edge->command_hash);
     known.push_back(edge->command_hash_known);
   }
-  AppendHashes(hashes, known, &body);
-  return Assemble(key, body);
+  AppendHashes(hashes, known, &graph.sections);
+  return Assemble(key, Body(graph));
 }
 
 }  // namespace ronin

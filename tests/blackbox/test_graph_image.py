@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from ninja_formats import rapidhash  # noqa: E402
 
 IMAGE = ".ronin_graph"
-HEADER_SIZE = 48
+HEADER_SIZE = 40
 OFF = {"RONIN_GRAPH_IMAGE": "0"}
 
 MAIN = """\
@@ -101,11 +101,15 @@ class GraphImageTest(NinjaTestCase):
         self.assertFalse(self.image_used(tuple(flags)), step + ": stale image must not be used")
 
     def body_hash_fix(self, data):
-        """Recomputes the sections' hash after an edit (a forged, 'valid' image)."""
+        """Recomputes the last block's hash after an edit (a forged, 'valid' image)."""
         key_size = struct.unpack_from("<I", data, 12)[0]
-        body = bytes(data[HEADER_SIZE + key_size:])
-        strings_size = struct.unpack_from("<I", body, 0)[0]
-        struct.pack_into("<Q", data, 40, rapidhash(body[4 + strings_size:]))
+        at = HEADER_SIZE + key_size
+        at += 4 + struct.unpack_from("<I", data, at)[0]  # the strings
+        while at < len(data):  # blocks: [u32 size][u64 hash][bytes]
+            size = struct.unpack_from("<I", data, at)[0]
+            if at + 12 + size == len(data):
+                struct.pack_into("<Q", data, at + 4, rapidhash(bytes(data[at + 12:])))
+            at += 12 + size
 
     def test_every_change_gives_the_fresh_parse(self):
         self.check(step="first build")

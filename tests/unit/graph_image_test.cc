@@ -140,6 +140,28 @@ TEST(GraphImageTest, PhonyCycleAsErrorKeepsTheSelfReference) {
   EXPECT_EQ(image, GraphImageWriter::Serialize(loaded, Key()));
 }
 
+TEST(GraphImageTest, LargeGraphsSpanSeveralBlocks) {
+  // About 3 MB of sections: the loader reads them block by block.
+  std::string manifest = "rule cc\n  command = cc $in -o $out\n";
+  for (int i = 0; i < 40000; ++i) {
+    std::string n = std::to_string(i);
+    manifest += "build o" + n + ": cc s" + n + " h" + std::to_string(i % 97) + " | h" + std::to_string(i % 13) + "\n";
+  }
+  State parsed;
+  ASSERT_TRUE(test::ParseManifest(&parsed, manifest, {}));
+  std::string image = GraphImageWriter::Serialize(parsed, Key());
+  std::string body = BodyOf(image);
+  State loaded;
+  ASSERT_TRUE(Load(body, &loaded));
+  EXPECT_EQ(image, GraphImageWriter::Serialize(loaded, Key()));
+  EXPECT_EQ(parsed.nodes().size(), loaded.nodes().size());
+  // A block's damage is caught by its hash.
+  std::string damaged = body;
+  damaged[damaged.size() / 2] ^= 1;
+  State refused;
+  EXPECT_FALSE(Load(damaged, &refused));
+}
+
 TEST(GraphImageTest, TruncatedBodiesAreRefused) {
   State parsed;
   Parse(&parsed);
