@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <functional>
 #include <unordered_map>
 
 #include "graph_image.h"
@@ -242,56 +243,56 @@ void AppendHashes(const std::vector<uint64_t>& hashes, const std::vector<bool>& 
   sections->append(out.data());
 }
 
-// The body: the strings, then the sections cut into blocks of about
+// Emits the image piece by piece (no copy of the whole): the header, the
+// key, the strings, then the sections cut into blocks of about
 // kImageBlockTarget bytes at item boundaries.
-std::string Body(const EncodedGraph& graph) {
-  ImageOut body;
-  body.U32(static_cast<uint32_t>(graph.strings.size()));
-  body.Append(graph.strings.data(), graph.strings.size());
-  auto emit = [&](size_t begin, size_t end) {
-    body.U32(static_cast<uint32_t>(end - begin));
-    body.U64(RapidHash(graph.sections.data() + begin, end - begin));
-    body.Append(graph.sections.data() + begin, end - begin);
-  };
+void EmitImage(const GraphImageKey& key, const EncodedGraph& graph,
+               const std::function<void(const char*, size_t)>& emit) {
+  std::vector<std::pair<size_t, size_t>> blocks;  // [begin, end) in sections
   size_t begin = 0;
   for (size_t cut : graph.cuts) {
     if (cut - begin < kImageBlockTarget) continue;
-    emit(begin, cut);
+    blocks.emplace_back(begin, cut);
     begin = cut;
   }
-  emit(begin, graph.sections.size());
-  return std::move(body.data());
-}
-
-std::string Assemble(const GraphImageKey& key, const std::string& body) {
+  blocks.emplace_back(begin, graph.sections.size());
+  uint64_t body_size = 4 + graph.strings.size() + blocks.size() * kImageBlockHeaderSize + graph.sections.size();
   ImageOut key_bytes;
   key.Write(&key_bytes);
-  uint32_t strings_size = 0;
-  memcpy(&strings_size, body.data(), sizeof strings_size);
-  ImageOut image;
-  image.Append(kImageMagic, sizeof kImageMagic);
-  image.U32(kImageHeaderFormat);
-  image.U32(static_cast<uint32_t>(key_bytes.data().size()));
-  image.U64(body.size());
-  image.U64(RapidHash(key_bytes.data().data(), key_bytes.data().size()));
-  image.U64(RapidHash(body.data() + sizeof strings_size, strings_size));
-  image.data().append(key_bytes.data());
-  image.data().append(body);
-  return std::move(image.data());
+  ImageOut head;
+  head.Append(kImageMagic, sizeof kImageMagic);
+  head.U32(kImageHeaderFormat);
+  head.U32(static_cast<uint32_t>(key_bytes.data().size()));
+  head.U64(body_size);
+  head.U64(RapidHash(key_bytes.data().data(), key_bytes.data().size()));
+  head.U64(RapidHash(graph.strings.data(), graph.strings.size()));
+  head.data().append(key_bytes.data());
+  head.U32(static_cast<uint32_t>(graph.strings.size()));
+  emit(head.data().data(), head.data().size());
+  emit(graph.strings.data(), graph.strings.size());
+  for (const auto& [first, last] : blocks) {
+    ImageOut block;
+    block.U32(static_cast<uint32_t>(last - first));
+    block.U64(RapidHash(graph.sections.data() + first, last - first));
+    emit(block.data().data(), block.data().size());
+    emit(graph.sections.data() + first, last - first);
+  }
 }
 
 // Temp file + rename: a reader sees the old image or the new one, whole.
-void WriteAtomically(const std::string& path, const std::string& bytes) {
+void WriteAtomically(const std::string& path, const GraphImageKey& key, const EncodedGraph& graph) {
   std::string temp = path + ".tmp" + std::to_string(getpid());
   int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return;  // an unwritable directory just means no image
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t written = write(fd, bytes.data() + done, bytes.size() - done);
-    if (written <= 0) break;
-    done += static_cast<size_t>(written);
-  }
-  bool ok = close(fd) == 0 && done == bytes.size();
+  bool ok = true;
+  EmitImage(key, graph, [&](const char* bytes, size_t size) {
+    while (ok && size > 0) {
+      ssize_t written = write(fd, bytes, size);
+      if (written <= 0) ok = false;
+      else bytes += written, size -= static_cast<size_t>(written);
+    }
+  });
+  ok = close(fd) == 0 && ok;
   if (!ok || rename(temp.c_str(), path.c_str()) != 0) unlink(temp.c_str());
 }
 
@@ -343,7 +344,7 @@ void GraphImageWriter::Run() {
     changed_.wait(lock, [this] { return hashes_given_; });
   }
   AppendHashes(hashes_, hash_known_, &graph.sections);
-  WriteAtomically(path_, Assemble(key_, Body(graph)));
+  WriteAtomically(path_, key_, graph);
 }
 
 std::string GraphImageWriter::Serialize(const State& state, const GraphImageKey& key) {
@@ -356,7 +357,9 @@ std::string GraphImageWriter::Serialize(const State& state, const GraphImageKey&
     known.push_back(edge->command_hash_known);
   }
   AppendHashes(hashes, known, &graph.sections);
-  return Assemble(key, Body(graph));
+  std::string image;
+  EmitImage(key, graph, [&](const char* bytes, size_t size) { image.append(bytes, size); });
+  return image;
 }
 
 }  // namespace ronin
