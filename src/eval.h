@@ -40,6 +40,10 @@ class Env {
 // into an Arena once Persist() has been called.
 class EvalString {
  public:
+  // The graph image stores and restores segments as they are.
+  friend class GraphImageWriter;
+  friend class GraphImageReader;
+
   void AddText(std::string_view text);
   void AddVariable(std::string_view name);
   void Clear() { segments_.clear(); }
@@ -162,6 +166,9 @@ class Rule {
 // Lookup falls back to the parent scope; values are arena-owned strings.
 class Scope : public Env {
  public:
+  friend class GraphImageWriter;
+  friend class GraphImageReader;
+
   explicit Scope(Scope* parent = nullptr) : parent_(parent) {}
   Scope* parent() const { return parent_; }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "live_status.h"
+#include "graph_loader.h"
 #include "metrics.h"
 #include "ninja_main.h"
 #include "prefetch.h"
@@ -335,24 +336,38 @@ int RealMain(int argc, char** argv) {
 
   // A manifest that rebuilds itself is reloaded; bound the loop.
   const int kCycleLimit = 100;
+  bool read_image = GraphImageEnabled();
   for (int cycle = 1; cycle <= kCycleLimit; ++cycle) {
+    // Destroyed after the prefetcher (declared before it): the image takes
+    // the command hashes the prefetcher computed.
+    std::unique_ptr<GraphImageWriter> image_writer;
     // Not freed when the run ends (tearing down a large graph is wasted
     // time); only a regeneration round destroys its state, which closes the
     // logs (and, as in Ninja, leaves a .ninja_deps behind).
     NinjaMain* ninja = new NinjaMain(ninja_command, config);
     // Building the default targets stats the whole graph anyway: do that
-    // (and hash the commands) on another core while parsing and loading.
+    // (and hash the commands) on the other cores while parsing and loading.
     std::unique_ptr<Prefetcher> prefetcher;
     if (!options.tool && argc == 0 && PrefetchEnabled()) prefetcher.reset(new Prefetcher(&ninja->state_));
     std::string err;
     {
       METRIC_RECORD(".ninja parse");
-      // The parser and its scratch buffers go before the build starts: the
-      // logs and the builder reuse that memory instead of adding to the peak.
-      ManifestParserOptions parser_options;
-      parser_options.phony_cycle_is_error = options.phony_cycle_should_err;
-      ManifestParser parser(&ninja->state_, &ninja->disk_, parser_options);
-      if (!parser.Load(options.input_file, &err)) {
+      GraphLoadOptions load_options;
+      load_options.input_file = options.input_file;
+      load_options.phony_cycle_is_error = options.phony_cycle_should_err;
+      load_options.use_image = read_image;
+      // Tools and dry runs leave no image behind (tools know no command hashes).
+      load_options.write_image = GraphImageEnabled() && !options.tool && !config.dry_run;
+      GraphLoad loaded = LoadGraph(&ninja->state_, &ninja->disk_, load_options, &image_writer, &err);
+      if (loaded == GraphLoad::kImageDamaged) {
+        // Never trusted: start over with a fresh state, parse (and replace it).
+        prefetcher.reset();
+        delete ninja;
+        read_image = false;
+        --cycle;
+        continue;
+      }
+      if (loaded == GraphLoad::kError) {
         Error("%s", err.c_str());
         return 1;
       }
@@ -368,6 +383,8 @@ int RealMain(int argc, char** argv) {
       prefetcher->Join();  // before anything looks at the disk state
       if (ninja->waited_for_lock_) ninja->state_.Reset();  // stats taken before the wait
     }
+    // The scan is about to change the graph: the image has what it needs.
+    if (image_writer) image_writer->FinishReading();
 
     if (options.tool && options.tool->when == Tool::kRunAfterLogs)
       return RunTool(options.tool, ninja, &options, argc, argv);
@@ -376,6 +393,7 @@ int RealMain(int argc, char** argv) {
       // A dry run would "regenerate" forever: stop after one round.
       if (config.dry_run) return 0;
       prefetcher.reset();  // it points into the state about to go
+      image_writer.reset();
       delete ninja;
       continue;
     }

@@ -148,6 +148,7 @@ void ManifestParser::CheckNinjaVersion(std::string_view version) {
   ParseVersion(kNinjaVersion, &bin_major, &bin_minor);
   ParseVersion(required.c_str(), &file_major, &file_minor);
   if (bin_major > file_major) {
+    warned_ = true;
     Warning("ninja executable version (%s) greater than build file ninja_required_version (%s); "
             "versions may be incompatible.",
             kNinjaVersion, required.c_str());
@@ -384,6 +385,7 @@ bool ManifestParser::ParseEdge(std::string* err) {
         edge->implicit_deps = 0;
       }
       if (!options_.quiet) {
+        warned_ = true;
         Warning("phony target '%s' names itself as an input; ignoring [-w phonycycle=warn]",
                 std::string(out->path).c_str());
       }

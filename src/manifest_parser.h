@@ -34,6 +34,9 @@ class ManifestParser {
   bool Load(const std::string& filename, std::string* err, Lexer* parent = nullptr);
   // Parses text directly (tests and fuzzers), as a file named "input".
   bool ParseTest(std::string_view input, std::string* err);
+  // True once the parse printed a warning (such a graph is not imaged:
+  // loading the image would not repeat it).
+  bool warned() const { return warned_; }
 
  private:
   // A file being parsed: its text, its scope, and (while a file it includes
@@ -89,6 +92,7 @@ class ManifestParser {
   std::vector<std::pair<size_t, size_t>> evaluated_offsets_;  // (path index, offset)
   std::vector<std::string_view> path_views_;
   std::vector<uint64_t> path_hashes_;
+  bool warned_ = false;
 };
 
 }  // namespace ronin

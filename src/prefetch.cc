@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -18,11 +19,25 @@ namespace ronin {
 namespace {
 
 const size_t kBatch = 1024;
+const size_t kEdgeBatch = 2048;
 const size_t kStartThreshold = 16 * 1024;
 
+bool EnvSwitchOff(const char* name) {
+  const char* setting = getenv(name);
+  return setting && strcmp(setting, "0") == 0;
+}
+
+bool ParallelStat() {
+  static const bool enabled = !EnvSwitchOff("RONIN_PARALLEL_STAT");
+  return enabled;
+}
+
+}  // namespace
+
 // Directory descriptors for fstatat: the kernel then resolves only the last
-// path component, not the whole path, for every file of a directory.
-class DirectoryCache {
+// path component, not the whole path, for every file of a directory. One
+// per thread.
+class Prefetcher::DirectoryCache {
  public:
   ~DirectoryCache() { Clear(); }
 
@@ -53,34 +68,44 @@ class DirectoryCache {
   std::unordered_map<std::string_view, int> fds_;
 };
 
-}  // namespace
-
 bool PrefetchEnabled() {
-  static const bool enabled = [] {
-    const char* setting = getenv("RONIN_PREFETCH");
-    return !(setting && strcmp(setting, "0") == 0);
-  }();
+  static const bool enabled = !EnvSwitchOff("RONIN_PREFETCH");
   return enabled;
+}
+
+size_t PrefetchThreads() {
+  if (!ParallelStat()) return 1;
+  size_t cores = std::thread::hardware_concurrency();
+  return cores < 1 ? 1 : cores > 16 ? 16 : cores;
 }
 
 Prefetcher::Prefetcher(State* state) : state_(state) { state_->set_observer(this); }
 
 void Prefetcher::NodeCreated(Node* node) {
   pending_.push_back(node);
-  if (!worker_.joinable()) {
-    // A small graph is scanned faster than a thread starts: the worker
-    // only comes into being for a large one.
+  if (workers_.empty()) {
+    // A small graph is scanned faster than a thread starts: the workers
+    // only come into being for a large one.
     if (pending_.size() < kStartThreshold) return;
-    worker_ = std::thread(&Prefetcher::Run, this);
+    StartWorkers();
   }
   if (pending_.size() >= kBatch) Publish();
 }
 
+void Prefetcher::StartWorkers() {
+  // The main thread is busy until Join(), where it helps: one thread fewer
+  // than the cores keeps each core busy with one thread.
+  size_t threads = PrefetchThreads();
+  size_t count = threads > 1 ? threads - 1 : 1;
+  for (size_t i = 0; i < count; ++i) workers_.emplace_back(&Prefetcher::Drain, this, false);
+}
+
 void Prefetcher::Publish() {
-  if (pending_.empty() || !worker_.joinable()) return;
+  if (pending_.empty() || workers_.empty()) return;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    queue_.push_back(std::move(pending_));
+    queue_.emplace_back();
+    queue_.back().nodes = std::move(pending_);
   }
   pending_.clear();
   pending_.reserve(kBatch);
@@ -88,12 +113,18 @@ void Prefetcher::Publish() {
 }
 
 void Prefetcher::ParsingDone() {
+  if (workers_.empty()) return;
   Publish();
+  size_t edge_count = state_->edges().size();
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    parsing_done_ = true;
+    for (size_t begin = 0; begin < edge_count; begin += kEdgeBatch) {
+      queue_.emplace_back();
+      queue_.back().edge_begin = begin;
+      queue_.back().edge_end = std::min(edge_count, begin + kEdgeBatch);
+    }
   }
-  wake_.notify_one();
+  wake_.notify_all();
 }
 
 Prefetcher::~Prefetcher() {
@@ -107,76 +138,72 @@ void Prefetcher::Join() {
   if (joined_) return;
   joined_ = true;
   state_->set_observer(nullptr);
-  if (!worker_.joinable()) return;
+  if (workers_.empty()) return;
   Publish();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
-  wake_.notify_one();
-  worker_.join();
+  wake_.notify_all();
+  if (!abandon_ && ParallelStat()) Drain(/*help_only=*/true);
+  for (std::thread& worker : workers_) worker.join();
 }
 
-void Prefetcher::Run() {
+void Prefetcher::Drain(bool help_only) {
   DirectoryCache dirs;
-  size_t hashed = 0;
   for (;;) {
-    std::vector<Node*> batch;
-    size_t edge_count = 0;
+    Work work;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] {
-        return !queue_.empty() || stopping_ || (parsing_done_ && hashed < state_->edges().size());
-      });
-      if (!queue_.empty()) {
-        batch = std::move(queue_.front());
-        queue_.erase(queue_.begin());
-      } else if (parsing_done_ && hashed < state_->edges().size()) {
-        edge_count = state_->edges().size();
-      } else {
-        return;  // stopping, and nothing left
-      }
+      if (!help_only) wake_.wait(lock, [&] { return !queue_.empty() || stopping_; });
+      if (queue_.empty()) return;  // stopping (or only helping), and nothing left
+      work = std::move(queue_.front());
+      queue_.pop_front();
     }
     if (abandon_) return;
-    if (!batch.empty()) {
-      for (Node* node : batch) {
-        std::string_view path = node->path;
-        std::string_view dir = DirName(path);
-        int dir_fd = dirs.Get(dir);
-        if (dir_fd == DirectoryCache::kMissing) {
-          node->MarkMissing();
-          continue;
-        }
-        if (dir_fd == -1) continue;  // left to the scan, which reports errors
-        std::string name(dir.empty() ? path : path.substr(dir.size() + (dir == "/" ? 0 : 1)));
-        if (name.empty()) continue;
-        struct stat st;
-        if (fstatat(dir_fd, name.c_str(), &st, 0) < 0) {
-          if (errno == ENOENT || errno == ENOTDIR) node->MarkMissing();
-          continue;
-        }
-        TimeStamp mtime = static_cast<TimeStamp>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
-        node->mtime = mtime == 0 ? 1 : mtime;
-        node->existence = Node::Existence::kExists;
-      }
+    if (!work.nodes.empty())
+      StatAll(work.nodes, &dirs);
+    else
+      HashCommands(work.edge_begin, work.edge_end);
+  }
+}
+
+void Prefetcher::StatAll(const std::vector<Node*>& nodes, DirectoryCache* dirs) {
+  for (Node* node : nodes) {
+    std::string_view path = node->path;
+    std::string_view dir = DirName(path);
+    int dir_fd = dirs->Get(dir);
+    if (dir_fd == DirectoryCache::kMissing) {
+      node->MarkMissing();
       continue;
     }
-    HashCommands(hashed, edge_count);
-    hashed = edge_count;
+    if (dir_fd == -1) continue;  // left to the scan, which reports errors
+    std::string name(dir.empty() ? path : path.substr(dir.size() + (dir == "/" ? 0 : 1)));
+    if (name.empty()) continue;
+    struct stat st;
+    if (fstatat(dir_fd, name.c_str(), &st, 0) < 0) {
+      if (errno == ENOENT || errno == ENOTDIR) node->MarkMissing();
+      continue;
+    }
+    TimeStamp mtime = static_cast<TimeStamp>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+    node->mtime = mtime == 0 ? 1 : mtime;
+    node->existence = Node::Existence::kExists;
   }
 }
 
 void Prefetcher::HashCommands(size_t begin, size_t end) {
   const std::vector<Edge*>& edges = state_->edges();
-  for (size_t i = begin; i < end && !abandon_; ++i) {
-    Edge* edge = edges[i];
-    if (edge->is_phony()) continue;
-    std::string command;
-    // A rule-variable cycle is left to the scan, which reports it.
-    if (edge->TryEvaluateCommand(&command, /*include_rspfile=*/true)) {
-      edge->command_hash = BuildLog::HashCommand(command);
-      edge->command_hash_known = true;
-    }
+  for (size_t i = begin; i < end && !abandon_; ++i) HashCommandAhead(edges[i]);
+}
+
+void HashCommandAhead(Edge* edge) {
+  // Phony edges have no command; a graph image may bring hashes along.
+  if (edge->is_phony() || edge->command_hash_known) return;
+  std::string command;
+  // A rule-variable cycle is left to the scan, which reports it.
+  if (edge->TryEvaluateCommand(&command, /*include_rspfile=*/true)) {
+    edge->command_hash = BuildLog::HashCommand(command);
+    edge->command_hash_known = true;
   }
 }
 

@@ -1,16 +1,21 @@
-// Work done on another core while the main thread parses the manifest and
-// loads the logs, for a build of the default targets: stat every file the
-// manifest (and the deps log) names, and hash every edge's command line.
-// The dirty scan then finds all of it done. Nothing here changes what the
-// scan decides; it only moves work it would have done anyway.
+// Work done on the other cores while the main thread parses the manifest
+// (or loads its image) and the logs, for a build of the default targets:
+// stat every file the manifest (and the deps log) names, and hash every
+// edge's command line. The dirty scan then finds all of it done. Nothing
+// here changes what the scan decides; it only moves work it would have done
+// anyway.
 //
-// The worker is joined before the scan starts, so the scan and the build
-// never run concurrently with it.
+// A small pool of workers (one fewer than the cores) takes batches of nodes
+// and ranges of edges from one queue; while Join() waits, the main thread
+// takes batches too. Each node and edge is in exactly one batch, so no two
+// threads ever write the same object. Everything is joined before the scan
+// starts, so the scan and the build never run concurrently with it.
 #ifndef RONIN_PREFETCH_H_
 #define RONIN_PREFETCH_H_
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -22,19 +27,29 @@ namespace ronin {
 class Prefetcher : public NodeObserver {
  public:
   explicit Prefetcher(State* state);
-  // Stops the worker without finishing its work (an error path).
+  // Stops the workers without finishing their work (an error path).
   ~Prefetcher() override;
 
   // NodeObserver: queues a newly interned node for a stat.
   void NodeCreated(Node* node) override;
   // The manifest is complete: edges may now be hashed.
   void ParsingDone();
-  // Waits until everything queued is done and stops the worker.
+  // Helps until everything queued is done and stops the workers.
   void Join();
 
  private:
-  void Run();
-  void StatAll(const std::vector<Node*>& nodes);
+  // A batch of nodes to stat, or (when `nodes` is empty) edges to hash.
+  struct Work {
+    std::vector<Node*> nodes;
+    size_t edge_begin = 0;
+    size_t edge_end = 0;
+  };
+  class DirectoryCache;
+
+  void StartWorkers();
+  // Takes work until the queue is empty and (unless `help_only`) stopping.
+  void Drain(bool help_only);
+  void StatAll(const std::vector<Node*>& nodes, DirectoryCache* dirs);
   void HashCommands(size_t begin, size_t end);
   void Publish();
 
@@ -42,16 +57,23 @@ class Prefetcher : public NodeObserver {
   std::vector<Node*> pending_;  // main thread's batch, not yet published
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::vector<std::vector<Node*>> queue_;
-  bool parsing_done_ = false;
+  std::deque<Work> queue_;
   bool stopping_ = false;
   std::atomic<bool> abandon_{false};
   bool joined_ = false;
-  std::thread worker_;
+  std::vector<std::thread> workers_;
 };
+
+// Computes the hash of EvaluateCommand(true) into the edge, as the scan
+// would (unless known already, or the edge is phony).
+void HashCommandAhead(Edge* edge);
 
 // False when RONIN_PREFETCH=0 (read once): the scan then does everything.
 bool PrefetchEnabled();
+// How many threads stat (the main thread, once it waits, included): the
+// machine's cores, at most 16; 1 worker when RONIN_PARALLEL_STAT=0 (read
+// once), as before stats went to every core.
+size_t PrefetchThreads();
 
 }  // namespace ronin
 

@@ -31,6 +31,11 @@ class NodeObserver {
 
 class State {
  public:
+  // The graph image (graph_image_*.cc) saves and restores the containers
+  // below as they are, in order.
+  friend class GraphImageWriter;
+  friend class GraphImageReader;
+
   State();
   State(const State&) = delete;
   State& operator=(const State&) = delete;

@@ -189,14 +189,26 @@ def write_tree(root, files):
             f.write(content)
 
 
+# ronin's private cache (the graph image, src/graph_image.h): not part of
+# what Ninja leaves behind, so file comparisons skip it.
+RONIN_PRIVATE_FILES = (".ronin_graph",)
+
+
+def is_ronin_private(name):
+    return any(name == p or name.startswith(p + ".tmp") for p in RONIN_PRIVATE_FILES)
+
+
 def list_tree(root, ignore=()):
-    """Sorted relative paths of every file under root (directories end in '/')."""
+    """Sorted relative paths of every file under root (directories end in '/'),
+    minus ronin's private files."""
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
         rel = os.path.relpath(dirpath, root)
         for d in dirnames:
             found.append(os.path.normpath(os.path.join(rel, d)) + "/")
         for f in filenames:
+            if is_ronin_private(f):
+                continue
             found.append(os.path.normpath(os.path.join(rel, f)))
     return sorted(p for p in found if not any(p.startswith(i) for i in ignore))
 

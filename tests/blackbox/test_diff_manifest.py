@@ -11,7 +11,7 @@ Real builds use -j1 so that output order is deterministic.
 import os
 import unittest
 
-from harness import DifferentialTestCase
+from harness import DifferentialTestCase, is_ronin_private
 
 ECHO = "rule r\n  command = echo $out > $out\n"
 ECHO_IN = "rule r\n  command = echo [$in] [$out] > $out\n"
@@ -322,7 +322,7 @@ def _snapshot(root, ignore=(".ninja_log", ".ninja_deps")):
         for name in files:
             full = os.path.join(dirpath, name)
             rel = os.path.relpath(full, root)
-            if name in ignore:
+            if name in ignore or is_ronin_private(name):
                 continue
             with open(full, "rb") as f:
                 found[rel] = f.read()
