@@ -153,7 +153,7 @@ class ReportInBrowserTest(BrowserTestCase):
 
     def test_report_of_the_example_project(self):
         if not shutil.which("cc"):
-            self.skipTest("SKIPPED: no C compiler (apt-get install gcc)")
+            self.skipTest("SKIPPED: no C compiler (apt-get install g++)")
         project = os.path.join(self.dir, "hello")
         shutil.copytree(os.path.join(REPO, "examples", "hello"), project)
         self.assertEqual(0, self.ninja("-C", project).returncode)
