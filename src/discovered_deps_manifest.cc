@@ -53,7 +53,8 @@ bool ParseDepsManifest(std::string_view text, DepsManifest* manifest, std::strin
     size_t count = 0;
     std::string_view digits = line.substr(line.size() < 4 ? line.size() : 4);
     if (line.substr(0, 4) != "run " || digits.empty() || digits.size() > 6 ||
-        digits.find_first_not_of("0123456789") != std::string_view::npos) {
+        digits.find_first_not_of("0123456789") != std::string_view::npos ||
+        (digits.size() > 1 && digits[0] == '0')) {
       *err = "bad run line in cache manifest";
       return false;
     }

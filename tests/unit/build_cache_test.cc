@@ -1,0 +1,88 @@
+// The build cache's keys (cache_key.h), base-dir relativisation, and the
+// first-level entry format (discovered_deps_manifest.h).
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "cache_key.h"
+#include "discovered_deps_manifest.h"
+#include "sha256.h"
+#include "test_support.h"
+
+namespace ronin {
+namespace {
+
+TEST(BaseDirMapperTest, PathsUnderTheBaseBecomeRelative) {
+  BaseDirMapper mapper("/home/a/src");
+  EXPECT_EQ("<base>/x/y.h", mapper.ToKeyPath("/home/a/src/x/y.h"));
+  EXPECT_EQ("<base>", mapper.ToKeyPath("/home/a/src"));
+  EXPECT_EQ("/home/a/srcx/y.h", mapper.ToKeyPath("/home/a/srcx/y.h"));  // not a component
+  EXPECT_EQ("rel/y.h", mapper.ToKeyPath("rel/y.h"));
+  EXPECT_EQ("/usr/include/stdio.h", mapper.ToKeyPath("/usr/include/stdio.h"));
+  EXPECT_EQ("/home/a/src/x/y.h", mapper.ToLocalPath("<base>/x/y.h"));
+  EXPECT_EQ("rel/y.h", mapper.ToLocalPath("rel/y.h"));
+  BaseDirMapper other("/tmp/b");
+  EXPECT_EQ("/tmp/b/x/y.h", other.ToLocalPath(mapper.ToKeyPath("/home/a/src/x/y.h")));
+}
+
+TEST(BaseDirMapperTest, CommandLinesOfTwoCheckoutsAgree) {
+  BaseDirMapper a("/work/a"), b("/other/place/b");
+  EXPECT_EQ(a.RelativizeCommand("cc -I/work/a/inc -c /work/a/src/f.c -o f.o"),
+            b.RelativizeCommand("cc -I/other/place/b/inc -c /other/place/b/src/f.c -o f.o"));
+  EXPECT_EQ("cc -I<base> x", a.RelativizeCommand("cc -I/work/a x"));
+  EXPECT_EQ("cc '<base>/f.c'", a.RelativizeCommand("cc '/work/a/f.c'"));
+  // A longer name that only starts with the base stays as it is.
+  EXPECT_EQ("cc /work/ab/f.c", a.RelativizeCommand("cc /work/ab/f.c"));
+  BaseDirMapper none("");
+  EXPECT_EQ("cc /work/a/f.c", none.RelativizeCommand("cc /work/a/f.c"));
+}
+
+TEST(CacheKeyTest, EveryPartChangesTheKey) {
+  std::vector<FileHash> inputs = {{"a.c", Sha256Hex("a")}};
+  std::string key = FirstLevelKey("cc -c a.c", inputs, {"/usr/bin/cc:1"}, {"a.o"});
+  EXPECT_TRUE(IsSha256Hex(key));
+  EXPECT_EQ(key, FirstLevelKey("cc -c a.c", inputs, {"/usr/bin/cc:1"}, {"a.o"}));
+  EXPECT_NE(key, FirstLevelKey("cc -O2 -c a.c", inputs, {"/usr/bin/cc:1"}, {"a.o"}));
+  EXPECT_NE(key, FirstLevelKey("cc -c a.c", {{"a.c", Sha256Hex("b")}}, {"/usr/bin/cc:1"}, {"a.o"}));
+  EXPECT_NE(key, FirstLevelKey("cc -c a.c", inputs, {"/usr/bin/cc:2"}, {"a.o"}));
+  EXPECT_NE(key, FirstLevelKey("cc -c a.c", inputs, {"/usr/bin/cc:1"}, {"b.o"}));
+  // Parts are length-prefixed: moving bytes between parts changes the key.
+  EXPECT_NE(FirstLevelKey("a", {}, {}, {"bc"}), FirstLevelKey("ab", {}, {}, {"c"}));
+  std::string second = SecondLevelKey(key, {{"h.h", Sha256Hex("1")}});
+  EXPECT_NE(second, SecondLevelKey(key, {{"h.h", Sha256Hex("2")}}));
+  EXPECT_NE(second, SecondLevelKey(key, {}));
+}
+
+TEST(FileHasherTest, DigestsContentAndNamesMissingFiles) {
+  test::ScopedTempDir dir;
+  std::string path = dir.path() + "/f";
+  std::ofstream(path) << "hello";
+  FileHasher hasher;
+  EXPECT_EQ(Sha256Hex("hello"), hasher.Digest(path));
+  EXPECT_EQ("missing", hasher.Digest(dir.path() + "/none"));
+  EXPECT_EQ("unreadable", hasher.Digest(dir.path()));
+}
+
+TEST(DepsManifestTest, RoundTripsAndRejectsDamage) {
+  DepsManifest manifest;
+  manifest.AddRun({{"<base>/h.h", Sha256Hex("1")}, {"/usr/include/stdio.h", Sha256Hex("2")}});
+  manifest.AddRun({});
+  manifest.AddRun({{"<base>/h.h", Sha256Hex("1")}, {"/usr/include/stdio.h", Sha256Hex("2")}});
+  ASSERT_EQ(2u, manifest.runs.size());  // the repeated run moved to the front
+  EXPECT_EQ(2u, manifest.runs[0].size());
+  std::string text = SerializeDepsManifest(manifest);
+  DepsManifest parsed;
+  std::string err;
+  ASSERT_TRUE(ParseDepsManifest(text, &parsed, &err)) << err;
+  EXPECT_EQ(manifest.runs, parsed.runs);
+  for (size_t cut = 0; cut < text.size(); ++cut)
+    EXPECT_FALSE(ParseDepsManifest(text.substr(0, cut), &parsed, &err)) << cut;
+  std::string altered = text;
+  altered[30] ^= 1;
+  EXPECT_FALSE(ParseDepsManifest(altered, &parsed, &err));
+  for (int i = 0; i < 40; ++i) manifest.AddRun({{"f", Sha256Hex(std::to_string(i))}});
+  EXPECT_EQ(DepsManifest::kMaxRuns, manifest.runs.size());
+}
+
+}  // namespace
+}  // namespace ronin
