@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "build_cache.h"
 #include "build_log.h"
 #include "content_hash_store.h"
 #include "depfile_parser.h"
@@ -206,6 +207,7 @@ ExitStatus Builder::Build(std::string* err) {
       runner_.reset(new DryRunCommandRunner);
     else
       runner_.reset(new RealCommandRunner(config_, jobserver_, status_, remote_.get()));
+    if (cache_ && !config_.dry_run) runner_ = cache_->Wrap(std::move(runner_));
   }
   status_->BuildStarted();
 

@@ -18,6 +18,7 @@
 
 namespace ronin {
 
+class BuildCache;
 class BuildLog;
 class ContentHashStore;
 class DepsLog;
@@ -71,6 +72,8 @@ class Builder : public PlanDelegate {
 
   // --keep-free-memory: jobs start only when memory allows (null: off).
   void SetMemoryAdmission(MemoryAdmission* memory) { memory_ = memory; }
+  // --cache: cacheable edges are restored instead of run (null: off).
+  void SetBuildCache(BuildCache* cache) { cache_ = cache; }
 
   // PlanDelegate:
   void OnEdgeAddedToPlan(const Edge* edge) override;
@@ -103,6 +106,7 @@ class Builder : public PlanDelegate {
   Jobserver* jobserver_ = nullptr;
   ContentHashStore* content_ = nullptr;
   MemoryAdmission* memory_ = nullptr;
+  BuildCache* cache_ = nullptr;
   std::unique_ptr<RemoteJobs> remote_;  // --remote-jobs (null: off)
   struct RunningEdge {
     int64_t start_millis = 0;   // since the build started, for the log and status

@@ -172,7 +172,7 @@ int64_t DirectoryCacheStore::Trim() {
 std::string SerializeCacheEntry(const CacheEntry& entry) {
   std::string text = kEntryHeader;
   for (const CacheEntry::Output& output : entry.outputs)
-    text += "out " + output.digest + " " + std::to_string(output.size) + " " + output.path + "\n";
+    text += (output.executable ? "exe " : "out ") + output.digest + " " + std::to_string(output.size) + " " + output.path + "\n";
   text += "log " + entry.output_digest + " " + std::to_string(entry.output_size) + "\n";
   text += "sum " + Sha256Hex(text) + "\n";
   return text;
@@ -188,8 +188,13 @@ bool ParseCacheEntry(std::string_view text, CacheEntry* entry, std::string* err)
   }
   CacheEntry parsed;
   std::string_view rest = text.substr(sizeof kEntryHeader - 1, sum_at - (sizeof kEntryHeader - 1));
-  while (TakeWord(&rest, "out ")) {
+  for (;;) {
     CacheEntry::Output output;
+    if (TakeWord(&rest, "exe ")) {
+      output.executable = true;
+    } else if (!TakeWord(&rest, "out ")) {
+      break;
+    }
     size_t newline;
     if (!TakeDigest(&rest, &output.digest) || !TakeWord(&rest, " ") || !TakeNumber(&rest, &output.size) ||
         !TakeWord(&rest, " ") || (newline = rest.find('\n')) == std::string_view::npos || newline == 0) {

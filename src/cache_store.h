@@ -2,7 +2,7 @@
 // entries looked up by key, and blobs by their SHA-256, verified on read.
 // The directory backend is the local form of --cache=DIR; an HTTP backend
 // (Bazel's /ac/<key>, /cas/<sha256> layout) would implement the same
-// interface. Not yet used by the builder.
+// interface. The builder reaches it through BuildCache (build_cache.h).
 #ifndef RONIN_CACHE_STORE_H_
 #define RONIN_CACHE_STORE_H_
 
@@ -59,6 +59,7 @@ struct CacheEntry {
     std::string path;    // as the manifest names it
     std::string digest;  // sha256 of its bytes
     int64_t size = 0;
+    bool executable = false;  // restored with execute permission ("exe" line)
   };
   std::vector<Output> outputs;
   std::string output_digest;  // sha256 of the command's printed output

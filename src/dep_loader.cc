@@ -91,6 +91,7 @@ void DepLoader::AddImplicitInputs(Edge* edge, const std::vector<std::string_view
   edge->inputs.reserve(edge->inputs.size() + nodes.size());
   edge->inputs.insert(edge->inputs.end() - edge->order_only_deps, nodes.begin(), nodes.end());
   edge->implicit_deps += static_cast<int32_t>(nodes.size());
+  edge->discovered_deps += static_cast<int32_t>(nodes.size());
 }
 
 bool DepLoader::LoadFromDepsLog(Edge* edge, std::string* err) {
@@ -118,6 +119,7 @@ bool DepLoader::LoadFromDepsLog(Edge* edge, std::string* err) {
     NoteUser(node, edge);
   }
   edge->implicit_deps += deps->node_count;
+  edge->discovered_deps += deps->node_count;
   return true;
 }
 

@@ -114,6 +114,9 @@ struct Edge {
   int32_t implicit_deps = 0;
   int32_t order_only_deps = 0;
   int32_t implicit_outs = 0;
+  // How many of the implicit inputs were discovered (deps log, depfile)
+  // rather than declared: the build cache keys only declared ones.
+  int32_t discovered_deps = 0;
   uint32_t id = 0;
   int32_t critical_path_weight = -1;
   int32_t prev_elapsed_time_millis = -1;

@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include "build_cache.h"
 #include "build_lock.h"
+#include "cache_open.h"
 #include "builder.h"
 #include "jobserver.h"
 #include "metrics.h"
@@ -219,10 +221,12 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
   // Ninja looks for make's jobserver here, after the targets are known and
   // before they are scanned. Declared before the builder, which uses it.
   std::unique_ptr<Jobserver> jobserver = StartJobserverClient(config_);
+  std::unique_ptr<BuildCache> cache = OpenBuildCache();  // outlives the builder's runner
   Builder builder(&state_, config_, &build_log_, &deps_log_, &disk_, status, &explanations_,
                   start_time_millis_);
   builder.SetContentHashStore(content_store_.get());
   builder.SetMemoryAdmission(memory_admission_.get());
+  builder.SetBuildCache(cache.get());
   for (Node* target : targets) {
     if (!builder.AddTarget(target, &err) && !err.empty()) {
       Error("%s", err.c_str());
@@ -240,12 +244,24 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
   if (!jobserver) jobserver = StartJobserverPool(config_);
   builder.SetJobserver(jobserver.get());
   ExitStatus exit_status = builder.Build(&err);
+  if (cache && g_metrics) printf("%s", cache->StatsLine().c_str());
   FinishLogUpgrade();
   if (exit_status != kExitSuccess) {
     Info("build stopped: %s.", err.c_str());
     if (err.find("interrupted by user") != std::string::npos) return kExitInterrupted;
   }
   return exit_status;
+}
+
+std::unique_ptr<BuildCache> NinjaMain::OpenBuildCache() {
+  if (config_.ronin.cache.empty() || config_.dry_run) return nullptr;
+  std::string err;
+  std::unique_ptr<CacheStore> store = OpenCacheStore(config_.ronin.cache, config_.ronin.cache_size, &err);
+  if (!store) {
+    Warning("build cache: %s; building without it", err.c_str());
+    return nullptr;
+  }
+  return std::unique_ptr<BuildCache>(new BuildCache(std::move(store), config_.ronin));
 }
 
 void NinjaMain::FinishLogUpgrade() {

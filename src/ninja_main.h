@@ -21,6 +21,7 @@
 
 namespace ronin {
 
+class BuildCache;
 struct Tool;
 
 // Command-line options that are not part of the BuildConfig.
@@ -61,6 +62,8 @@ class NinjaMain : public BuildLogUser {
 
   std::string BuildLogPath() const { return LogPath(".ninja_log"); }
   std::string DepsLogPath() const { return LogPath(".ninja_deps"); }
+  // --cache: the build cache for this run (null: off, or it cannot be opened).
+  std::unique_ptr<BuildCache> OpenBuildCache();
   std::string StateFilePath() const { return LogPath(".ronin_state"); }
 
   const char* ninja_command_;

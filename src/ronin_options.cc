@@ -60,6 +60,61 @@ bool ApplyRemoteLaunchers(const char* value, BuildConfig* config, std::string* e
   return ParseLauncherNames(value, &config->ronin.remote_launchers, err);
 }
 
+// Without a value: $XDG_CACHE_HOME/ronin, or ~/.cache/ronin.
+std::string DefaultCacheDir() {
+  const char* xdg = getenv("XDG_CACHE_HOME");
+  if (xdg && *xdg == '/') return std::string(xdg) + "/ronin";
+  const char* home = getenv("HOME");
+  return std::string(home && *home ? home : ".") + "/.cache/ronin";
+}
+
+bool ApplyCache(const char* value, BuildConfig* config, std::string* err) {
+  std::string spec = value ? value : DefaultCacheDir();
+  if (spec.empty()) {
+    *err = "expected a directory or an http:// URL";
+    return false;
+  }
+  if (spec.find("://") != std::string::npos && spec.compare(0, 7, "http://") != 0) {
+    *err = "only http:// URLs are supported (put a TLS terminator in front for https)";
+    return false;
+  }
+  config->ronin.cache = spec;
+  return true;
+}
+
+bool ApplyCacheSize(const char* value, BuildConfig* config, std::string* err) {
+  if (!ParseSize(value, &config->ronin.cache_size)) {
+    *err = "expected a size such as 5G or 500M";
+    return false;
+  }
+  return true;
+}
+
+bool ApplyCacheRules(const char* value, BuildConfig* config, std::string*) {
+  std::string rule;
+  for (const char* p = value;; ++p) {
+    if (*p == ',' || *p == 0) {
+      if (!rule.empty()) config->ronin.cache_rules.push_back(rule);
+      rule.clear();
+      if (*p == 0) break;
+    } else {
+      rule += *p;
+    }
+  }
+  return true;
+}
+
+bool ApplyCacheBaseDir(const char* value, BuildConfig* config, std::string* err) {
+  std::string dir = value;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  if (dir.empty() || dir[0] != '/') {
+    *err = "expected an absolute directory";
+    return false;
+  }
+  config->ronin.cache_base_dir = dir;
+  return true;
+}
+
 }  // namespace
 
 const std::vector<RoninOptionSpec>& RoninOptionTable() {
@@ -76,6 +131,11 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
        ApplyRemoteJobs},
       {"remote-launchers", "NAME,...", false, "more launchers for --remote-jobs",
        ApplyRemoteLaunchers},
+      {"cache", "DIR|URL", true, "reuse outputs of identical commands (default dir ~/.cache/ronin)",
+       ApplyCache},
+      {"cache-size", "SIZE", false, "size limit of a directory cache (default 5G)", ApplyCacheSize},
+      {"cache-rules", "NAME,...", false, "also cache these rules' commands", ApplyCacheRules},
+      {"cache-base-dir", "DIR", false, "paths under DIR are relative in cache keys", ApplyCacheBaseDir},
   };
   return table;
 }

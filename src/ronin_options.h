@@ -31,6 +31,14 @@ struct RoninOptions {
   int remote_jobs = 0;
   // --remote-launchers: launchers beyond distcc, icecc and sccache.
   std::vector<std::string> remote_launchers;
+  // --cache[=DIR|URL]: the shared build cache (build_cache.h); empty: off.
+  std::string cache;
+  // --cache-size: the directory cache's size limit (LRU eviction).
+  int64_t cache_size = int64_t{5} << 30;
+  // --cache-rules: rules cached beyond those that report their inputs.
+  std::vector<std::string> cache_rules;
+  // --cache-base-dir: absolute paths under it are relative in cache keys.
+  std::string cache_base_dir;
 };
 
 // One ronin option: its name (without "--"), the name of its value for -h

@@ -1,0 +1,64 @@
+// The build cache's keys. The first-level key covers what is known before a
+// command runs: its command line, the content of its declared inputs, the
+// programs it starts with, and its output names. The second-level key adds
+// the files the command reported reading (its discovered dependencies) with
+// their contents. Absolute paths under --cache-base-dir are written
+// relative to it, so two checkouts at different paths share keys.
+#ifndef RONIN_CACHE_KEY_H_
+#define RONIN_CACHE_KEY_H_
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ronin {
+
+// Rewrites paths between a checkout and the key's checkout-free form.
+class BaseDirMapper {
+ public:
+  explicit BaseDirMapper(std::string base_dir) : base_(std::move(base_dir)) {}
+  // "BASE/x/y" (and "BASE" itself) -> "<base>/x/y"; other paths unchanged.
+  std::string ToKeyPath(std::string_view path) const;
+  // The inverse: "<base>/x/y" -> "BASE/x/y".
+  std::string ToLocalPath(std::string_view path) const;
+  // Every occurrence of BASE in a command line that is a whole path
+  // component (followed by '/', the end, or a character no path name
+  // continues with) becomes "<base>".
+  std::string RelativizeCommand(std::string_view command) const;
+
+ private:
+  std::string base_;  // empty: no rewriting
+};
+
+// SHA-256 of files, each read once per build (memoised by path, mtime, size).
+class FileHasher {
+ public:
+  // The file's digest, or "missing"/"unreadable" (keys stay well defined
+  // for inputs that are not regular files).
+  std::string Digest(const std::string& path);
+
+ private:
+  struct Known {
+    int64_t mtime_ns;
+    int64_t size;
+    std::string digest;
+  };
+  std::unordered_map<std::string, Known> known_;
+};
+
+// A file and its digest, as listed in keys and manifests.
+using FileHash = std::pair<std::string, std::string>;
+
+// The first-level key: sha256 over the tagged, length-prefixed parts.
+std::string FirstLevelKey(const std::string& command, const std::vector<FileHash>& inputs,
+                          const std::vector<std::string>& program_identities,
+                          const std::vector<std::string>& outputs);
+
+// The second-level key: the first key and the discovered files' digests.
+std::string SecondLevelKey(const std::string& first_key, const std::vector<FileHash>& discovered);
+
+}  // namespace ronin
+
+#endif  // RONIN_CACHE_KEY_H_

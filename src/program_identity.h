@@ -1,0 +1,27 @@
+// The identity of the programs a command runs: for each leading word of the
+// command that names an executable file (found through PATH when it has no
+// '/'), its resolved path and the SHA-256 of its content. `ccache cc -c x.c`
+// and `launcher /usr/bin/cc ...` so name both the launcher and the
+// compiler; a changed compiler binary changes the key. Digests are
+// memoised by path, mtime and size (FileHasher), so each program is read
+// once per build.
+#ifndef RONIN_PROGRAM_IDENTITY_H_
+#define RONIN_PROGRAM_IDENTITY_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ronin {
+
+class BaseDirMapper;
+class FileHasher;
+
+// "path:sha256" for each leading program of `command` (at most three;
+// VAR=value assignments before them are skipped).
+std::vector<std::string> ProgramIdentities(std::string_view command, const BaseDirMapper& mapper,
+                                           FileHasher* hasher);
+
+}  // namespace ronin
+
+#endif  // RONIN_PROGRAM_IDENTITY_H_
