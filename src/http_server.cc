@@ -18,26 +18,12 @@
 #include <algorithm>
 
 #include "disk.h"
+#include "http_common.h"
 #include "util.h"
 
 namespace ronin {
 
 namespace {
-
-bool IsTokenChar(unsigned char c) {
-  // RFC 9110 tchar.
-  if (c >= '0' && c <= '9') return true;
-  if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') return true;
-  return strchr("!#$%&'*+-.^_`|~", c) != nullptr && c != '\0';
-}
-
-bool IsToken(std::string_view text) {
-  if (text.empty()) return false;
-  for (unsigned char c : text) {
-    if (!IsTokenChar(c)) return false;
-  }
-  return true;
-}
 
 // A request-target is visible ASCII only: browsers percent-encode the rest.
 bool IsValidTarget(std::string_view target) {
@@ -45,41 +31,6 @@ bool IsValidTarget(std::string_view target) {
   for (unsigned char c : target) {
     if (c < 0x21 || c > 0x7e) return false;
   }
-  return true;
-}
-
-// Header values: visible characters, blanks and obs-text; no controls.
-bool IsValidFieldValue(std::string_view value) {
-  for (unsigned char c : value) {
-    if ((c < 0x20 && c != '\t') || c == 0x7f) return false;
-  }
-  return true;
-}
-
-std::string_view TrimBlanks(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
-std::string ToLower(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return lower;
-}
-
-// The next line of `data` from `*pos` without its line end (LF or CRLF);
-// false if no complete line is there yet. A CR anywhere else is an error,
-// reported through *bad.
-bool NextLine(std::string_view data, size_t* pos, std::string_view* line, bool* bad) {
-  size_t newline = data.find('\n', *pos);
-  if (newline == std::string_view::npos) return false;
-  *line = data.substr(*pos, newline - *pos);
-  if (!line->empty() && line->back() == '\r') line->remove_suffix(1);
-  *bad = line->find('\r') != std::string_view::npos;
-  *pos = newline + 1;
   return true;
 }
 
@@ -92,7 +43,7 @@ int ParseRequestLine(std::string_view line, HttpRequest* request) {
   std::string_view method = line.substr(0, first);
   std::string_view target = line.substr(first + 1, second - first - 1);
   std::string_view version = line.substr(second + 1);
-  if (!IsToken(method) || !IsValidTarget(target)) return 400;
+  if (!IsHttpToken(method) || !IsValidTarget(target)) return 400;
   if (version.size() != 8 || version.substr(0, 5) != "HTTP/" || version[6] != '.' ||
       !isdigit(static_cast<unsigned char>(version[5])) ||
       !isdigit(static_cast<unsigned char>(version[7])))
@@ -104,16 +55,11 @@ int ParseRequestLine(std::string_view line, HttpRequest* request) {
   return 200;
 }
 
-// "name: value": 200 or 400. Whitespace before the colon and obsolete line
-// folding are rejected (RFC 9112 §5.1, §5.2): both have been used to smuggle
-// requests past proxies.
+// "name: value": 200 or 400 (see ParseHttpHeaderLine).
 int ParseHeaderLine(std::string_view line, HttpRequest* request) {
-  if (line.front() == ' ' || line.front() == '\t') return 400;
-  size_t colon = line.find(':');
-  if (colon == std::string_view::npos || !IsToken(line.substr(0, colon))) return 400;
-  std::string_view value = TrimBlanks(line.substr(colon + 1));
-  if (!IsValidFieldValue(value)) return 400;
-  request->headers.emplace_back(ToLower(line.substr(0, colon)), std::string(value));
+  std::pair<std::string, std::string> header;
+  if (!ParseHttpHeaderLine(line, &header)) return 400;
+  request->headers.push_back(std::move(header));
   return 200;
 }
 
@@ -123,28 +69,6 @@ bool HasValidHost(const HttpRequest& request) {
   int hosts = 0;
   for (const auto& header : request.headers) hosts += header.first == "host";
   return hosts == 1;
-}
-
-int HexDigitValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-void SetNonBlockingCloexec(int fd) {
-  int flags = fcntl(fd, F_GETFL);
-  if (flags >= 0) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-  fcntl(fd, F_SETFD, FD_CLOEXEC);
-}
-
-// Writes to a socket without risking SIGPIPE if the client has gone.
-ssize_t SendNoSignal(int fd, const char* data, size_t size) {
-#ifdef MSG_NOSIGNAL
-  return send(fd, data, size, MSG_NOSIGNAL);
-#else
-  return send(fd, data, size, 0);  // SO_NOSIGPIPE is set on the socket instead
-#endif
 }
 
 }  // namespace
@@ -163,7 +87,7 @@ int ParseHttpRequest(std::string_view data, HttpRequest* request) {
   bool bad = false;
   // The request line, after the few empty lines some clients send first.
   for (int empty_lines = 0;; ++empty_lines) {
-    if (!NextLine(data, &pos, &line, &bad))
+    if (!NextHttpLine(data, &pos, &line, &bad))
       return data.size() - pos > kHttpMaxRequestLine ? 414 : 0;
     if (bad) return 400;
     if (line.size() > kHttpMaxRequestLine) return 414;
@@ -174,7 +98,7 @@ int ParseHttpRequest(std::string_view data, HttpRequest* request) {
   if (status != 200) return status;
   // Header lines up to the empty line that ends the head.
   for (;;) {
-    if (!NextLine(data, &pos, &line, &bad)) return data.size() > kHttpMaxHead ? 431 : 0;
+    if (!NextHttpLine(data, &pos, &line, &bad)) return data.size() > kHttpMaxHead ? 431 : 0;
     if (bad) return 400;
     if (pos > kHttpMaxHead) return 431;
     if (line.empty()) break;
@@ -187,7 +111,7 @@ int ParseHttpRequest(std::string_view data, HttpRequest* request) {
 bool SplitRequestTarget(std::string_view target, std::string* path, std::string* query,
                         bool* has_query) {
   // Absolute form (what a client sends to a proxy): drop scheme and authority.
-  std::string scheme = ToLower(target.substr(0, 8));
+  std::string scheme = AsciiLower(target.substr(0, 8));
   size_t skip = scheme.compare(0, 7, "http://") == 0 ? 7 : scheme == "https://" ? 8 : 0;
   if (skip) {
     size_t end = target.find_first_of("/?", skip);
@@ -427,7 +351,7 @@ void AppendHostsFileAddresses(const char* path, const std::string& name, int por
                               std::vector<sockaddr_storage>* addresses) {
   std::string contents, err;
   if (RealDiskInterface().ReadFile(path, &contents, &err) != FileReader::Status::kOkay) return;
-  std::string lower_name = ToLower(name);
+  std::string lower_name = AsciiLower(name);
   size_t start = 0;
   while (start < contents.size()) {
     size_t end = contents.find('\n', start);
@@ -445,7 +369,7 @@ void AppendHostsFileAddresses(const char* path, const std::string& name, int por
     }
     for (size_t f = 1; f < fields.size(); ++f) {
       sockaddr_storage address;
-      if (ToLower(fields[f]) == lower_name &&
+      if (AsciiLower(fields[f]) == lower_name &&
           ParseNumericAddress(std::string(fields[0]), port, &address)) {
         addresses->push_back(address);
         break;
@@ -472,7 +396,7 @@ bool ResolveListenAddresses(const std::string& host, int port, const char* hosts
     return true;
   }
   AppendHostsFileAddresses(hosts_file, host, port, addresses);
-  if (addresses->empty() && ToLower(host) == "localhost") {
+  if (addresses->empty() && AsciiLower(host) == "localhost") {
     ParseNumericAddress("127.0.0.1", port, &address);
     addresses->push_back(address);
     ParseNumericAddress("::1", port, &address);
