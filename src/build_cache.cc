@@ -288,7 +288,10 @@ void BuildCache::Store(Edge* edge, const std::string& output) {
 
 void BuildCache::Fail(const std::string& what) {
   failed_ = true;
-  Warning("build cache: %s failed; building without the cache from here on", what.c_str());
+  // The HTTP store warns about its server itself, once; the directory
+  // store is silent, so its failure is told here.
+  if (dynamic_cast<DirectoryCacheStore*>(store_.get()))
+    Warning("build cache: %s failed; building without the cache from here on", what.c_str());
 }
 
 std::string BuildCache::StatsLine() const {
