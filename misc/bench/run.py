@@ -48,6 +48,7 @@ TREES = {
         "fanin": ["--fanin", "100000"],
         "makespan": ["--makespan", "48"],
         "switch": ["--deps", "--edges", "20000", "--files", "41200", "--subninjas", "200"],
+        "cache": ["--deps", "--edges", "5000", "--files", "10300", "--subninjas", "50"],
     },
     "quick": {
         "plain": ["--plain", "--edges", "5000", "--files", "10300", "--subninjas", "50"],
@@ -58,6 +59,7 @@ TREES = {
         "fanin": ["--fanin", "10000"],
         "makespan": ["--makespan", "16"],
         "switch": ["--deps", "--edges", "1500", "--files", "3100", "--subninjas", "20"],
+        "cache": ["--deps", "--edges", "1500", "--files", "3100", "--subninjas", "20"],
     },
 }
 
@@ -285,6 +287,45 @@ class BranchSwitch(Scenario):
         return None, "%d commands" % ran
 
 
+class CacheBuild(Scenario):
+    """A clean build (-j2) of the deps-shaped tree. Ours runs with --cache
+    (through RONIN_FLAGS, which the reference ignores): its compile edges
+    (deps = gcc) are cacheable; links, stamps and actions are not and run
+    as usual. `warm`: the cache holds every compile (the warm-up round fills
+    it); otherwise it is emptied before each run (cost of looking up and
+    storing). Outputs are removed with `-t clean` of the reference, untimed."""
+
+    cleaner = None  # set by main(): the reference binary
+
+    def __init__(self, *args, warm=True, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.warm = warm
+
+    def prepare(self, workdir, cleaner):
+        self.cleaner = cleaner
+        self.dir = os.path.join(workdir, "ronin-cache-" + self.name)
+        self.env = {"RONIN_FLAGS": "--cache=" + self.dir}
+
+    def cache_dir(self, tree):
+        return self.dir
+
+    def setup(self, tree):
+        subprocess.run([self.cleaner, "-t", "clean"], cwd=tree["bdir"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        remove_logs(tree["bdir"])
+        if not self.warm:
+            shutil.rmtree(self.cache_dir(tree), ignore_errors=True)
+
+    def finish(self, tree):
+        shutil.rmtree(self.cache_dir(tree), ignore_errors=True)
+
+    def check(self, rc, out, tree):
+        if rc != 0:
+            return "exit %s" % rc, None
+        ran = len(re.findall(r"^\[\d+/\d+\]", out, re.M))
+        return None, "%d edges" % ran
+
+
 def scenarios():
     return [
         Noop("noop", "plain", [], "no-op build, GN-shaped tree, no deps log"),
@@ -312,6 +353,10 @@ def scenarios():
              env={"RONIN_FLAGS": "--content-hash"}),
         Noop("noop-deps-ch", "deps", [], "noop-deps with RONIN_FLAGS=--content-hash (ref ignores it)",
              env={"RONIN_FLAGS": "--content-hash"}),
+        CacheBuild("cache-warm", "cache", ["-j2"], "clean build -j2, deps tree; ours --cache, warm",
+                   per_binary_tree=True),
+        CacheBuild("cache-cold", "cache", ["-j2"], "clean build -j2, deps tree; ours --cache, emptied each run",
+                   per_binary_tree=True, warm=False),
         Makespan("makespan", "makespan", ["-j%d" % Makespan.JOBS],
                  "sleeping commands of heavy-tailed durations from clean, -j4, log of the last build present",
                  per_binary_tree=True),
@@ -626,6 +671,8 @@ def main(argv=None):
     results = []
     for sc in sel:
         log("scenario %s (%s)" % (sc.name, sc.what))
+        if isinstance(sc, CacheBuild):
+            sc.prepare(args.workdir, bins["ref"])
         res = bench_scenario(sc, trees, bins, args.runs, args.workdir)
         entry = {"scenario": sc.name, "what": sc.what, "args": sc.args, "tree": sc.tree}
         for b in bins:
