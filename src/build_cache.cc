@@ -17,6 +17,7 @@
 #include "msvc_deps.h"
 #include "program_identity.h"
 #include "sha256.h"
+#include "state_file.h"
 #include "util.h"
 
 namespace ronin {
@@ -113,8 +114,8 @@ class CachingCommandRunner : public CommandRunner {
 
 }  // namespace
 
-BuildCache::BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& options)
-    : store_(std::move(store)), options_(options), mapper_(options.cache_base_dir) {}
+BuildCache::BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& options, StateFile* state_file)
+    : store_(std::move(store)), options_(options), mapper_(options.cache_base_dir), state_file_(state_file) {}
 
 BuildCache::~BuildCache() {
   // The size limit is kept by the build that added bytes.
@@ -152,6 +153,7 @@ bool BuildCache::TryRestore(Edge* edge, std::string* output) {
   if (!LookUp(first_key, &entry, &deps, &blobs, &log) || !WriteOutputs(edge, entry, blobs)) {
     ++misses_;
     first_keys_[edge] = first_key;
+    RecordCached(edge, false);
     return false;
   }
   bool is_depfile = false;
@@ -160,6 +162,7 @@ bool BuildCache::TryRestore(Edge* edge, std::string* output) {
     if (!WriteAtomically(edge->GetUnescapedDepfile(), deps_text, false)) {
       ++misses_;
       first_keys_[edge] = first_key;
+      RecordCached(edge, false);
       return false;
     }
     *output = log;
@@ -167,6 +170,7 @@ bool BuildCache::TryRestore(Edge* edge, std::string* output) {
     *output = deps_text + log;  // /showIncludes lines first, as cl prints them
   }
   ++hits_;
+  RecordCached(edge, true);
   for (const std::string& blob : blobs) bytes_restored_ += static_cast<int64_t>(blob.size());
   return true;
 }
@@ -284,6 +288,13 @@ void BuildCache::Store(Edge* edge, const std::string& output) {
   if (store_->GetAction(first_key, &text)) ParseDepsManifest(text, &manifest, &err);
   manifest.AddRun(deps);
   if (!store_->PutAction(first_key, SerializeDepsManifest(manifest))) Fail("storing a manifest");
+}
+
+void BuildCache::RecordCached(const Edge* edge, bool cached) {
+  if (!state_file_) return;
+  std::string err;
+  // A state file that cannot be written costs the trace's mark, nothing else.
+  state_file_->Put(StateFile::Kind::kEdgeCached, edge->outputs[0]->path, cached ? "1" : "0", &err);
 }
 
 void BuildCache::Fail(const std::string& what) {

@@ -25,11 +25,14 @@
 namespace ronin {
 
 class CommandRunner;
+class StateFile;
 struct Edge;
 
 class BuildCache {
  public:
-  BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& options);
+  // `state_file` (may be null) gets a kEdgeCached record per cacheable
+  // edge: whether it was restored, for -t trace.
+  BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& options, StateFile* state_file);
   ~BuildCache();
 
   // A runner that serves hits itself and passes misses to `inner`.
@@ -58,11 +61,13 @@ class BuildCache {
   std::string RestoredDepsText(const Edge* edge, const std::vector<FileHash>& deps, bool* is_depfile);
   // A store that failed: one warning, and the cache is off for the rest.
   void Fail(const std::string& what);
+  void RecordCached(const Edge* edge, bool cached);
 
   std::unique_ptr<CacheStore> store_;
   const RoninOptions& options_;
   BaseDirMapper mapper_;
   FileHasher hasher_;
+  StateFile* state_file_;
   std::map<const Edge*, std::string> first_keys_;  // of misses now running
   bool failed_ = false;
   int hits_ = 0;

@@ -261,7 +261,7 @@ std::unique_ptr<BuildCache> NinjaMain::OpenBuildCache() {
     Warning("build cache: %s; building without it", err.c_str());
     return nullptr;
   }
-  return std::unique_ptr<BuildCache>(new BuildCache(std::move(store), config_.ronin));
+  return std::unique_ptr<BuildCache>(new BuildCache(std::move(store), config_.ronin, &state_file_));
 }
 
 void NinjaMain::FinishLogUpgrade() {

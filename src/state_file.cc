@@ -71,11 +71,11 @@ std::string EncodeStateRecord(StateFile::Kind kind, std::string_view key, std::s
 }
 
 bool StateFileWanted(const BuildConfig& config) {
-  return config.ronin.content_hash || config.ronin.keep_free_memory > 0;
+  return config.ronin.content_hash || config.ronin.keep_free_memory > 0 || !config.ronin.cache.empty();
 }
 
 bool StateFile::IsKnownKind(uint8_t kind) {
-  return kind >= static_cast<uint8_t>(Kind::kFileDigest) && kind <= static_cast<uint8_t>(Kind::kEdgeResources);
+  return kind >= static_cast<uint8_t>(Kind::kFileDigest) && kind <= static_cast<uint8_t>(Kind::kEdgeCached);
 }
 
 void StateFile::LoadOnFirstUse(const std::string& path) {

@@ -30,6 +30,7 @@ class StateFile {
     kFileDigest = 1,     // content hashing: path -> (mtime, size, digest)
     kEdgeInputs = 2,     // content hashing: first output -> digest of inputs at last run
     kEdgeResources = 3,  // scheduler: first output -> peak RSS etc. (payload owned by sched)
+    kEdgeCached = 4,     // build cache: first output -> "1" restored from the cache, "0" ran
   };
 
   StateFile() = default;

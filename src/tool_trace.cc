@@ -3,6 +3,7 @@
 // complete event per command, named for its first output, with its rule as
 // category, laid out on job slots as thread ids.
 #include <stdio.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <numeric>
@@ -14,6 +15,7 @@
 #include "graph.h"
 #include "job_slots.h"
 #include "ninja_main.h"
+#include "state_file.h"
 #include "tool_common.h"
 #include "util.h"
 
@@ -23,7 +25,7 @@ namespace {
 
 std::string_view RuleName(const Edge* edge) { return edge ? edge->rule->name() : "(not in manifest)"; }
 
-void AppendEvent(const LoggedJob& job, std::string_view rule, int slot, std::string* out) {
+void AppendEvent(const LoggedJob& job, std::string_view rule, int slot, bool cached, std::string* out) {
   *out += "{\"name\":\"";
   AppendJsonString(job.outputs.front(), out);
   *out += "\",\"cat\":\"";
@@ -42,12 +44,15 @@ void AppendEvent(const LoggedJob& job, std::string_view rule, int slot, std::str
     }
     *out += ']';
   }
+  // Restored from the build cache (--cache) instead of run.
+  if (cached) *out += job.outputs.size() > 1 ? ",\"cached\":true" : "\"cached\":true";
   *out += "}}";
 }
 
 // The trace: metadata naming the process and each slot, then the commands
 // by start time.
-std::string TraceJson(const std::vector<LoggedJob>& jobs, const std::vector<const Edge*>& edges) {
+std::string TraceJson(const std::vector<LoggedJob>& jobs, const std::vector<const Edge*>& edges,
+                      const StateFile* state) {
   SlotLayout layout = AssignSlots(jobs);
   std::vector<size_t> order(jobs.size());
   std::iota(order.begin(), order.end(), 0);
@@ -63,7 +68,8 @@ std::string TraceJson(const std::vector<LoggedJob>& jobs, const std::vector<cons
   }
   for (size_t job : order) {
     out += ",\n";
-    AppendEvent(jobs[job], RuleName(edges[job]), layout.slot_of_job[job], &out);
+    const std::string* cached = state ? state->Find(StateFile::Kind::kEdgeCached, jobs[job].outputs.front()) : nullptr;
+    AppendEvent(jobs[job], RuleName(edges[job]), layout.slot_of_job[job], cached && *cached == "1", &out);
   }
   out += "\n]}\n";
   return out;
@@ -102,7 +108,11 @@ int ToolTrace(NinjaMain* ninja, const Options*, int argc, char** argv) {
   BuildHistory history;
   if (!LoadBuildHistory(ninja, &history)) return 1;
   std::vector<LoggedJob> jobs = every_output ? history.LatestOfEveryOutput() : history.LastBuild();
-  std::string json = TraceJson(jobs, EdgesOfJobs(ninja->state_, jobs));
+  // The build cache's marks, when a build with --cache left them.
+  StateFile state;
+  std::string state_err;
+  bool have_state = access(ninja->StateFilePath().c_str(), F_OK) == 0 && state.Load(ninja->StateFilePath(), &state_err);
+  std::string json = TraceJson(jobs, EdgesOfJobs(ninja->state_, jobs), have_state ? &state : nullptr);
   return WriteToolOutput(output_path, json) ? 0 : 1;
 }
 

@@ -147,6 +147,10 @@ class CacheScenarios:
         for name, data in objects.items():
             self.assertEqual(self.read_bytes("a/" + name), data)
         # .ninja_deps holds the header, and the next build no-ops for both.
+        # -t trace marks the restored commands.
+        trace = self.ninja("-t", "trace", cwd=self.path("a")).stdout
+        self.assertIn('"name":"x.o","cat":"cc"', trace)
+        self.assertEqual(trace.count('"cached":true'), 2)
         deps = self.ninja("-t", "deps", "x.o", cwd=self.path("a"))
         self.assertIn("h.h", deps.stdout)
         self.assertIn("no work to do", self.ninja(cwd=self.path("a")).stdout)
