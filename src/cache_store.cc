@@ -91,15 +91,19 @@ bool DirectoryCacheStore::ReadFile(const std::string& path, std::string* bytes) 
 
 bool DirectoryCacheStore::WriteAtomically(const std::string& path, std::string_view bytes) {
   static std::atomic<unsigned> counter{0};
+  // Directories are made only when missing: in a used cache they exist,
+  // and a store per command should cost no mkdir calls.
   std::string tmp_dir = root_ + "/tmp";
   std::string dir = path.substr(0, path.rfind('/'));
-  if (!MakeDirs(tmp_dir) || !MakeDirs(dir)) return false;
   std::string tmp = tmp_dir + "/" + std::to_string(getpid()) + "." + std::to_string(counter++);
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0 && errno == ENOENT && MakeDirs(tmp_dir))
+    fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) return false;
   bool ok = WriteAll(fd, bytes);
   ok = close(fd) == 0 && ok;
   if (ok && rename(tmp.c_str(), path.c_str()) == 0) return true;
+  if (ok && errno == ENOENT && MakeDirs(dir) && rename(tmp.c_str(), path.c_str()) == 0) return true;
   unlink(tmp.c_str());
   return false;
 }
