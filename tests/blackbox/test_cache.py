@@ -67,7 +67,7 @@ class NginxBackend(DirectoryBackend):
         self.nginx.stop()
 
 
-SKIP_NO_NGINX = "SKIPPED: nginx not installed (apt-get install nginx-light or nginx)"
+SKIP_NO_NGINX = "SKIPPED: nginx not installed (apt-get install nginx)"
 
 
 def stats_line(stdout):
