@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <deque>
@@ -61,6 +62,19 @@ bool WriteAtomically(const std::string& path, const std::string& bytes, bool exe
   if (ok && rename(tmp.c_str(), path.c_str()) == 0) return true;
   unlink(tmp.c_str());
   return false;
+}
+
+int64_t NowNanos() {
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  return int64_t{now.tv_sec} * 1000000000 + now.tv_nsec;
+}
+
+// Whether the file was modified after `start_ns` (the command may have read
+// either version: its result is not stored).
+bool WrittenSince(const std::string& path, int64_t start_ns) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec > start_ns;
 }
 
 // A path as a depfile writes it (space, '#' and '$' escaped).
@@ -152,7 +166,7 @@ bool BuildCache::TryRestore(Edge* edge, std::string* output) {
   std::string log;
   if (!LookUp(first_key, &entry, &deps, &blobs, &log) || !WriteOutputs(edge, entry, blobs)) {
     ++misses_;
-    first_keys_[edge] = first_key;
+    running_[edge] = Running{first_key, NowNanos()};
     RecordCached(edge, false);
     return false;
   }
@@ -161,7 +175,7 @@ bool BuildCache::TryRestore(Edge* edge, std::string* output) {
   if (is_depfile) {
     if (!WriteAtomically(edge->GetUnescapedDepfile(), deps_text, false)) {
       ++misses_;
-      first_keys_[edge] = first_key;
+      running_[edge] = Running{first_key, NowNanos()};
       RecordCached(edge, false);
       return false;
     }
@@ -232,8 +246,8 @@ std::string BuildCache::RestoredDepsText(const Edge* edge, const std::vector<Fil
   return text + "\n";
 }
 
-bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, std::vector<FileHash>* deps,
-                                std::string* filtered_output) {
+bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int64_t start_ns,
+                                std::vector<FileHash>* deps, std::string* filtered_output) {
   std::vector<std::string> paths;
   *filtered_output = output;
   if (edge->GetBinding(Rule::kDeps) == "msvc") {
@@ -252,20 +266,23 @@ bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, std
   for (const std::string& path : paths) {
     std::string digest = hasher_.Digest(path);
     if (!IsSha256Hex(digest)) return false;  // a dependency that is gone: not reproducible
+    if (WrittenSince(path, start_ns)) return false;
     deps->emplace_back(mapper_.ToKeyPath(path), digest);
   }
   return true;
 }
 
 void BuildCache::Store(Edge* edge, const std::string& output) {
-  auto pending = first_keys_.find(edge);
-  if (pending == first_keys_.end()) return;
-  std::string first_key = pending->second;
-  first_keys_.erase(pending);
-  if (failed_) return;
+  auto pending = running_.find(edge);
+  if (pending == running_.end()) return;
+  Running run = pending->second;
+  running_.erase(pending);
+  // An input edited while the command ran: the key and the outputs may
+  // not match, so nothing is stored.
+  if (failed_ || FirstKey(edge) != run.first_key) return;
   std::vector<FileHash> deps;
   std::string log;
-  if (!DiscoveredDeps(edge, output, &deps, &log)) return;
+  if (!DiscoveredDeps(edge, output, run.start_ns, &deps, &log)) return;
   CacheEntry entry;
   std::string digest, bytes;
   for (const Node* node : edge->outputs) {
@@ -279,15 +296,15 @@ void BuildCache::Store(Edge* edge, const std::string& output) {
   }
   entry.output_size = static_cast<int64_t>(log.size());
   if (!store_->PutBlob(log, &entry.output_digest)) return Fail("storing a command's output");
-  if (!store_->PutAction(SecondLevelKey(first_key, deps), SerializeCacheEntry(entry)))
+  if (!store_->PutAction(SecondLevelKey(run.first_key, deps), SerializeCacheEntry(entry)))
     return Fail("storing an entry");
   // The manifest lists this run beside earlier ones (a concurrent build may
   // replace it with its own list: that costs a later miss, never a wrong hit).
   DepsManifest manifest;
   std::string text, err;
-  if (store_->GetAction(first_key, &text)) ParseDepsManifest(text, &manifest, &err);
+  if (store_->GetAction(run.first_key, &text)) ParseDepsManifest(text, &manifest, &err);
   manifest.AddRun(deps);
-  if (!store_->PutAction(first_key, SerializeDepsManifest(manifest))) Fail("storing a manifest");
+  if (!store_->PutAction(run.first_key, SerializeDepsManifest(manifest))) Fail("storing a manifest");
 }
 
 void BuildCache::RecordCached(const Edge* edge, bool cached) {

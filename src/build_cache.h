@@ -53,8 +53,8 @@ class BuildCache {
   std::string FirstKey(const Edge* edge);
   // The discovered deps of a run that just finished, in key form with
   // digests; false if they cannot be known (then nothing is stored).
-  bool DiscoveredDeps(const Edge* edge, const std::string& output, std::vector<FileHash>* deps,
-                      std::string* filtered_output);
+  bool DiscoveredDeps(const Edge* edge, const std::string& output, int64_t start_ns,
+                      std::vector<FileHash>* deps, std::string* filtered_output);
   bool LookUp(const std::string& first_key, CacheEntry* entry, std::vector<FileHash>* deps,
               std::vector<std::string>* blobs, std::string* log);
   bool WriteOutputs(Edge* edge, const CacheEntry& entry, const std::vector<std::string>& blobs);
@@ -68,7 +68,11 @@ class BuildCache {
   BaseDirMapper mapper_;
   FileHasher hasher_;
   StateFile* state_file_;
-  std::map<const Edge*, std::string> first_keys_;  // of misses now running
+  struct Running {
+    std::string first_key;
+    int64_t start_ns;  // wall clock when it started
+  };
+  std::map<const Edge*, Running> running_;  // misses now running
   bool failed_ = false;
   int hits_ = 0;
   int misses_ = 0;
