@@ -83,6 +83,13 @@ bool ParseAuthority(std::string_view authority, HttpUrl* url, std::string* err) 
   return true;
 }
 
+// "10 s", "0.3 s": a timeout as the warning says it.
+std::string Seconds(int millis) {
+  std::string text = std::to_string(millis / 1000);
+  if (millis % 1000) text += "." + std::to_string(millis % 1000 / 100);
+  return text + " s";
+}
+
 int64_t NowMillis() {
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
@@ -405,7 +412,7 @@ bool HttpConnection::Wait(short events, int64_t deadline_ms, std::string* err) {
     int64_t now = NowMillis();
     int64_t wait = std::min<int64_t>(timeouts_.idle_ms, deadline_ms - now);
     if (wait <= 0) {
-      *err = "no complete response within " + std::to_string(timeouts_.total_ms / 1000) + " s";
+      *err = "no complete response within " + Seconds(timeouts_.total_ms);
       return false;
     }
     pollfd poll_fd = {fd_, events, 0};
@@ -417,7 +424,7 @@ bool HttpConnection::Wait(short events, int64_t deadline_ms, std::string* err) {
       return false;
     }
     if (wait == timeouts_.idle_ms) {
-      *err = "no answer for " + std::to_string(timeouts_.idle_ms / 1000) + " s";
+      *err = "no answer for " + Seconds(timeouts_.idle_ms);
       return false;
     }
   }
