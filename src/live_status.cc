@@ -47,7 +47,7 @@ bool IsBlank(std::string_view line) {
 
 }  // namespace
 
-LiveStatus::LiveStatus(const BuildConfig& config) : classic_(config) {
+LiveStatus::LiveStatus(const BuildConfig& config) : StatusForwarder(&classic_), classic_(config) {
   // Anything printed above the block (command output, FAILED, explanations)
   // first takes the block away; it is drawn again afterwards.
   classic_.SetBeforeNewLine([this] { Erase(); });
@@ -60,21 +60,6 @@ LiveStatus::~LiveStatus() {
   }
   wake_.notify_all();
   if (refresher_.joinable()) refresher_.join();
-}
-
-void LiveStatus::EdgeAddedToPlan(const Edge* edge) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  classic_.EdgeAddedToPlan(edge);
-}
-
-void LiveStatus::EdgeRemovedFromPlan(const Edge* edge) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  classic_.EdgeRemovedFromPlan(edge);
-}
-
-void LiveStatus::SetExplanations(const Explanations* explanations) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  classic_.SetExplanations(explanations);
 }
 
 void LiveStatus::BuildStarted() {
