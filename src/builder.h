@@ -22,6 +22,7 @@ class BuildLog;
 class ContentHashStore;
 class DepsLog;
 class DiskInterface;
+class EdgeOutcomeRecorder;
 class State;
 class Jobserver;
 class MemoryAdmission;
@@ -71,6 +72,11 @@ class Builder : public PlanDelegate {
 
   // --keep-free-memory: jobs start only when memory allows (null: off).
   void SetMemoryAdmission(MemoryAdmission* memory) { memory_ = memory; }
+  // What each command's run showed, for -t trace (null: not recorded).
+  void SetEdgeOutcomes(EdgeOutcomeRecorder* outcomes) {
+    outcomes_ = outcomes;
+    scan_.set_edge_outcomes(outcomes);
+  }
 
   // PlanDelegate:
   void OnEdgeAddedToPlan(const Edge* edge) override;
@@ -103,6 +109,7 @@ class Builder : public PlanDelegate {
   Jobserver* jobserver_ = nullptr;
   ContentHashStore* content_ = nullptr;
   MemoryAdmission* memory_ = nullptr;
+  EdgeOutcomeRecorder* outcomes_ = nullptr;
   std::unique_ptr<RemoteJobs> remote_;  // --remote-jobs (null: off)
   struct RunningEdge {
     int64_t start_millis = 0;   // since the build started, for the log and status

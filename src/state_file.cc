@@ -75,7 +75,7 @@ bool StateFileWanted(const BuildConfig& config) {
 }
 
 bool StateFile::IsKnownKind(uint8_t kind) {
-  return kind >= static_cast<uint8_t>(Kind::kFileDigest) && kind <= static_cast<uint8_t>(Kind::kEdgeResources);
+  return kind >= static_cast<uint8_t>(Kind::kFileDigest) && kind <= static_cast<uint8_t>(Kind::kEdgeSkip);
 }
 
 void StateFile::LoadOnFirstUse(const std::string& path) {
@@ -95,6 +95,11 @@ void StateFile::EnsureLoaded() const {
   } else if (!err.empty()) {
     Warning("%s: %s", path_.c_str(), err.c_str());
   }
+}
+
+bool StateFile::LoadReadOnly(const std::string& path, std::string* err) {
+  writes_disabled_ = read_only_ = true;
+  return Load(path, err);
 }
 
 bool StateFile::Load(const std::string& path, std::string* err) {
@@ -119,7 +124,7 @@ bool StateFile::Load(const std::string& path, std::string* err) {
       GetLE(data.data() + kSignatureSize, 4) != kCurrentVersion) {
     // Only ronin's own optimisations depend on it: start over.
     *err = "bad signature or version; starting over";
-    if (unlink(path.c_str()) < 0 && errno != ENOENT) {
+    if (!read_only_ && unlink(path.c_str()) < 0 && errno != ENOENT) {
       *err = std::string("removing it: ") + strerror(errno);
       return false;
     }
@@ -128,7 +133,7 @@ bool StateFile::Load(const std::string& path, std::string* err) {
   size_t good_end = ParseRecords(data, kHeaderSize);
   if (good_end < data.size()) {
     // A write cut short (crash, full disk): keep every whole record.
-    if (truncate(path.c_str(), static_cast<off_t>(good_end)) < 0) {
+    if (!read_only_ && truncate(path.c_str(), static_cast<off_t>(good_end)) < 0) {
       *err = std::string("truncate failed: ") + strerror(errno);
       return false;
     }
