@@ -50,6 +50,7 @@ class LiveStatus : public StatusForwarder {
     std::string description;
     std::string last_line;
     size_t output_seen = 0;  // bytes of output looked at so far
+    bool printable = false;  // description already without control characters
   };
   static std::vector<std::string> BlockLines(const std::vector<Job>& jobs, int64_t now_millis,
                                              int columns, int rows);
