@@ -8,10 +8,10 @@
 
 #include "build_log.h"
 #include "content_hash_store.h"
-#include "edge_outcome.h"
 #include "depfile_parser.h"
 #include "deps_log.h"
 #include "disk.h"
+#include "edge_outcome.h"
 #include "jobserver.h"
 #include "memory_admission.h"
 #include "metrics.h"
@@ -369,6 +369,7 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
   // Restat: outputs a restat command left untouched are clean, and so may be
   // what depends on them.
   TimeStamp record_mtime = 0;
+  // What -t trace will show of this run (the cache's restore sets .cached).
   EdgeOutcome outcome{-1, static_cast<int>(start_time), static_cast<int>(end_time), result->peak_rss_bytes};
   if (!config_.dry_run) {
     bool restat = edge->GetBindingBool(Rule::kRestat);

@@ -7,8 +7,8 @@
 
 #include "build_log.h"
 #include "content_hash_store.h"
-#include "edge_outcome.h"
 #include "disk.h"
+#include "edge_outcome.h"
 #include "explain.h"
 #include "graph.h"
 
