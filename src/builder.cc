@@ -12,6 +12,7 @@
 #include "depfile_parser.h"
 #include "deps_log.h"
 #include "disk.h"
+#include "edge_outcome.h"
 #include "jobserver.h"
 #include "memory_admission.h"
 #include "metrics.h"
@@ -370,6 +371,8 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
   // Restat: outputs a restat command left untouched are clean, and so may be
   // what depends on them.
   TimeStamp record_mtime = 0;
+  // What -t trace will show of this run (the cache's restore sets .cached).
+  EdgeOutcome outcome{-1, static_cast<int>(start_time), static_cast<int>(end_time), result->peak_rss_bytes};
   if (!config_.dry_run) {
     bool restat = edge->GetBindingBool(Rule::kRestat);
     bool generator = edge->GetBindingBool(Rule::kGenerator);
@@ -390,7 +393,9 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
     // Early cutoff: an output rewritten with the same content is as good
     // as one a restat command left alone.
     if (content_) {
-      for (Node* output : content_->UnchangedOutputs(edge))
+      std::vector<Node*> unchanged = content_->UnchangedOutputs(edge);
+      outcome.unchanged_outputs = static_cast<int>(unchanged.size());
+      for (Node* output : unchanged)
         if (!plan_.CleanNode(&scan_, output, err)) return false;
     }
   }
@@ -418,6 +423,7 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
     }
   }
   if (content_ && !config_.dry_run) content_->RecordRun(edge, deps_nodes, start_stamp);
+  if (outcomes_ && !config_.dry_run) outcomes_->Ran(edge, outcome);
   return true;
 }
 

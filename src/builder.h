@@ -23,6 +23,7 @@ class BuildLog;
 class ContentHashStore;
 class DepsLog;
 class DiskInterface;
+class EdgeOutcomeRecorder;
 class State;
 class Jobserver;
 class MemoryAdmission;
@@ -74,6 +75,11 @@ class Builder : public PlanDelegate {
   void SetMemoryAdmission(MemoryAdmission* memory) { memory_ = memory; }
   // --cache: cacheable edges are restored instead of run (null: off).
   void SetBuildCache(BuildCache* cache) { cache_ = cache; }
+  // What each command's run showed, for -t trace (null: not recorded).
+  void SetEdgeOutcomes(EdgeOutcomeRecorder* outcomes) {
+    outcomes_ = outcomes;
+    scan_.set_edge_outcomes(outcomes);
+  }
 
   // PlanDelegate:
   void OnEdgeAddedToPlan(const Edge* edge) override;
@@ -107,6 +113,7 @@ class Builder : public PlanDelegate {
   ContentHashStore* content_ = nullptr;
   MemoryAdmission* memory_ = nullptr;
   BuildCache* cache_ = nullptr;
+  EdgeOutcomeRecorder* outcomes_ = nullptr;
   std::unique_ptr<RemoteJobs> remote_;  // --remote-jobs (null: off)
   struct RunningEdge {
     int64_t start_millis = 0;   // since the build started, for the log and status

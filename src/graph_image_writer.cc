@@ -54,8 +54,16 @@ struct EncodedGraph {
 // Lays out the body: the strings first, then every section in State's order.
 class GraphImageWriter::Encoder {
  public:
-  Encoder(const State& state, const std::vector<const Node*>& nodes)
-      : state_(state), nodes_(nodes), node_index_(nodes) {}
+  // `expected_bytes`: room reserved for each of the strings and the
+  // sections. Growing by doubling would copy each at its full size (both
+  // copies resident at once); reserved pages that are never written cost
+  // no memory, so a generous guess is cheap.
+  Encoder(const State& state, const std::vector<const Node*>& nodes, size_t expected_bytes)
+      : state_(state), nodes_(nodes), node_index_(nodes) {
+    strings_.reserve(expected_bytes);
+    sections_.data().reserve(expected_bytes);
+    cuts_.reserve(nodes.size() * 2 + state.edges_.size());
+  }
 
   EncodedGraph Encode() {
     WriteNames();
@@ -335,8 +343,20 @@ void GraphImageWriter::FinishReading() {
   changed_.notify_all();
 }
 
+namespace {
+
+// Room for the encoding: the manifest text's size bounds each part of
+// usual trees' images (paths are stored once, not per mention).
+size_t ExpectedEncodingBytes(const GraphImageKey& key) {
+  size_t manifest_bytes = 0;
+  for (const ManifestStamp& file : key.files) manifest_bytes += file.size;
+  return manifest_bytes + 4096;
+}
+
+}  // namespace
+
 void GraphImageWriter::Run() {
-  EncodedGraph graph = Encoder(*state_, nodes_).Encode();
+  EncodedGraph graph = Encoder(*state_, nodes_, ExpectedEncodingBytes(key_)).Encode();
   {
     std::unique_lock<std::mutex> lock(mutex_);
     structure_done_ = true;
@@ -349,7 +369,7 @@ void GraphImageWriter::Run() {
 
 std::string GraphImageWriter::Serialize(const State& state, const GraphImageKey& key) {
   std::vector<const Node*> nodes = SnapshotNodes(state);
-  EncodedGraph graph = Encoder(state, nodes).Encode();
+  EncodedGraph graph = Encoder(state, nodes, ExpectedEncodingBytes(key)).Encode();
   std::vector<uint64_t> hashes;
   std::vector<bool> known;
   for (const Edge* edge : state.edges()) {

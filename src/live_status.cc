@@ -34,20 +34,13 @@ std::string Printable(std::string_view text) {
   return printable;
 }
 
-// What the status line would say for the edge.
-std::string Describe(const Edge* edge) {
-  std::string text = edge->GetBinding(Rule::kDescription);
-  if (text.empty()) text = edge->GetBinding(Rule::kCommand);
-  return Printable(text);
-}
-
 bool IsBlank(std::string_view line) {
   return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
 }
 
 }  // namespace
 
-LiveStatus::LiveStatus(const BuildConfig& config) : classic_(config) {
+LiveStatus::LiveStatus(const BuildConfig& config) : StatusForwarder(&classic_), classic_(config) {
   // Anything printed above the block (command output, FAILED, explanations)
   // first takes the block away; it is drawn again afterwards.
   classic_.SetBeforeNewLine([this] { Erase(); });
@@ -60,21 +53,6 @@ LiveStatus::~LiveStatus() {
   }
   wake_.notify_all();
   if (refresher_.joinable()) refresher_.join();
-}
-
-void LiveStatus::EdgeAddedToPlan(const Edge* edge) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  classic_.EdgeAddedToPlan(edge);
-}
-
-void LiveStatus::EdgeRemovedFromPlan(const Edge* edge) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  classic_.EdgeRemovedFromPlan(edge);
-}
-
-void LiveStatus::SetExplanations(const Explanations* explanations) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  classic_.SetExplanations(explanations);
 }
 
 void LiveStatus::BuildStarted() {
@@ -108,7 +86,8 @@ void LiveStatus::BuildEdgeStarted(const Edge* edge, int64_t start_time_millis) {
     ++console_jobs_;
   }
   classic_.BuildEdgeStarted(edge, start_time_millis);
-  jobs_.push_back(Job{edge, MonotonicMillis(), Describe(edge), std::string()});
+  // The text the status line just showed; made printable only if drawn.
+  jobs_.push_back(Job{edge, MonotonicMillis(), classic_.TakeDescription(edge), std::string()});
 }
 
 void LiveStatus::BuildEdgeFinished(const Edge* edge, int64_t start_time_millis, int64_t end_time_millis,
@@ -163,6 +142,12 @@ void LiveStatus::Draw() {
     }
     columns_ = size.ws_col;
     rows_ = size.ws_row;
+  }
+  // Most jobs end before the next redraw: their text is cleaned up only here.
+  for (Job& job : jobs_) {
+    if (job.printable) continue;
+    job.description = Printable(job.description);
+    job.printable = true;
   }
   std::vector<std::string> lines = BlockLines(jobs_, MonotonicMillis(), size.ws_col, size.ws_row);
   if (lines.empty()) {

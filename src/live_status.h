@@ -19,25 +19,25 @@
 #include <vector>
 
 #include "status.h"
+#include "status_forwarder.h"
 
 namespace ronin {
 
 // The status view this run uses: LiveStatus or the classic StatusPrinter.
 std::unique_ptr<Status> NewStatus(const BuildConfig& config);
 
-class LiveStatus : public Status {
+// Forwards to the classic StatusPrinter what it does not change (the plan
+// counts, explanations), under the mutex it shares with its refresh thread.
+class LiveStatus : public StatusForwarder {
  public:
   explicit LiveStatus(const BuildConfig& config);
   ~LiveStatus() override;
 
-  void EdgeAddedToPlan(const Edge* edge) override;
-  void EdgeRemovedFromPlan(const Edge* edge) override;
   void BuildEdgeStarted(const Edge* edge, int64_t start_time_millis) override;
   void BuildEdgeFinished(const Edge* edge, int64_t start_time_millis, int64_t end_time_millis,
                          ExitStatus exit_code, const std::string& output) override;
   void BuildStarted() override;
   void BuildFinished() override;
-  void SetExplanations(const Explanations* explanations) override;
   bool WantsRunningOutput() const override { return true; }
   void BuildEdgeOutputSoFar(const Edge* edge, const std::string& output) override;
 
@@ -50,6 +50,7 @@ class LiveStatus : public Status {
     std::string description;
     std::string last_line;
     size_t output_seen = 0;  // bytes of output looked at so far
+    bool printable = false;  // description already without control characters
   };
   static std::vector<std::string> BlockLines(const std::vector<Job>& jobs, int64_t now_millis,
                                              int columns, int rows);
@@ -63,7 +64,6 @@ class LiveStatus : public Status {
   void PrintFailureRecap();
 
   StatusPrinter classic_;
-  std::mutex mutex_;
   std::condition_variable wake_;
   std::thread refresher_;
   bool stopping_ = false;

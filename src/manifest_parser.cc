@@ -251,6 +251,7 @@ size_t ManifestParser::EvaluateEdgePaths(const Edge* edge, size_t count) {
   EdgeBindingEnv env(edge);
   path_views_.resize(count);
   path_hashes_.resize(count);
+  path_unchecked_.assign(count, 0);
   evaluated_paths_.clear();
   evaluated_offsets_.clear();
   size_t evaluated = count;
@@ -258,8 +259,11 @@ size_t ManifestParser::EvaluateEdgePaths(const Edge* edge, size_t count) {
     size_t begin = i == 0 ? 0 : scratch_path_ends_[i - 1];
     size_t end = scratch_path_ends_[i];
     std::string_view path;
-    // Most paths are literal and already canonical: use the manifest text.
-    if (!scratch_paths_.AsSingleLiteral(begin, end, &path) || !IsCanonicalPath(path)) {
+    // Most paths are literal and already canonical: use the manifest text
+    // (CanonicalEdgePath checks it once the path table has been asked).
+    if (scratch_paths_.AsSingleLiteral(begin, end, &path)) {
+      path_unchecked_[i] = 1;
+    } else {
       scratch_path_.clear();
       scratch_paths_.EvaluateInto(env, begin, end, &scratch_path_);
       if (scratch_path_.empty()) {
@@ -279,6 +283,18 @@ size_t ManifestParser::EvaluateEdgePaths(const Edge* edge, size_t count) {
   for (const auto& [index, offset] : evaluated_offsets_)
     path_views_[index] = std::string_view(evaluated_paths_.data() + offset, path_views_[index].size());
   return evaluated;
+}
+
+Node* ManifestParser::EdgePathNode(size_t i) {
+  std::string_view path = path_views_[i];
+  if (Node* node = state_->LookupNode(path, path_hashes_[i])) return node;
+  if (path_unchecked_[i] && !IsCanonicalPath(path)) {
+    late_path_.assign(path);
+    CanonicalizePath(&late_path_);
+    path = late_path_;
+    path_hashes_[i] = HashString(path);
+  }
+  return state_->GetNode(path, path_hashes_[i]);
 }
 
 bool ManifestParser::ReadPathList(size_t* used, int* count, std::string* err) {
@@ -346,14 +362,14 @@ bool ManifestParser::ParseEdge(std::string* err) {
   edge->outputs.reserve(outs_end);
   for (size_t i = 0; i < outs_end; ++i) {
     if (i >= evaluated) return lexer_.Error("empty path", err);
-    if (!state_->AddOut(edge, path_views_[i], path_hashes_[i], err)) return lexer_.Error(std::string(*err), err);
+    if (!state_->AddOut(edge, EdgePathNode(i), err)) return lexer_.Error(std::string(*err), err);
   }
   edge->implicit_outs = implicit_outs;
 
   edge->inputs.reserve(ins_end - outs_end);
   for (size_t i = outs_end; i < ins_end; ++i) {
     if (i >= evaluated) return lexer_.Error("empty path", err);
-    state_->AddIn(edge, path_views_[i], path_hashes_[i]);
+    state_->AddIn(edge, EdgePathNode(i));
   }
   edge->implicit_deps = implicit_ins;
   edge->order_only_deps = order_only_ins;
@@ -361,7 +377,7 @@ bool ManifestParser::ParseEdge(std::string* err) {
   edge->validations.reserve(used - ins_end);
   for (size_t i = ins_end; i < used; ++i) {
     if (i >= evaluated) return lexer_.Error("empty path", err);
-    state_->AddValidation(edge, path_views_[i]);
+    state_->AddValidation(edge, EdgePathNode(i)->path);
   }
 
   if (!options_.phony_cycle_is_error && edge->maybe_phonycycle_diagnostic()) {

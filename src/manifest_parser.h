@@ -70,6 +70,10 @@ class ManifestParser {
   // scratch paths into path_views_/path_hashes_; returns how many were
   // non-empty before the first empty one.
   size_t EvaluateEdgePaths(const Edge* edge, size_t count);
+  // The node of the build line's path i. A literal path is checked for
+  // canonical form only here, and only when the graph does not have it yet
+  // (every node's path is canonical), as most paths of a large build are.
+  Node* EdgePathNode(size_t i);
   void CheckNinjaVersion(std::string_view version);
 
   State* state_;
@@ -92,6 +96,8 @@ class ManifestParser {
   std::vector<std::pair<size_t, size_t>> evaluated_offsets_;  // (path index, offset)
   std::vector<std::string_view> path_views_;
   std::vector<uint64_t> path_hashes_;
+  std::vector<char> path_unchecked_;  // a literal path not yet checked for canonical form
+  std::string late_path_;  // a literal path that turned out not canonical, canonicalised
   bool warned_ = false;
 };
 

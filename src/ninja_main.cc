@@ -103,6 +103,7 @@ bool NinjaMain::OpenStateFile() {
   state_file_.LoadOnFirstUse(StateFilePath());
   if (config_.dry_run) state_file_.DisableWrites();
   if (config_.ronin.content_hash) content_store_.reset(new ContentHashStore(&state_, &state_file_));
+  if (!config_.dry_run) edge_outcomes_.reset(new EdgeOutcomeRecorder(&state_file_));
   if (config_.ronin.keep_free_memory > 0 && !config_.dry_run) {
     resource_history_.reset(new ResourceHistory(&state_, &state_file_));
     memory_admission_.reset(new MemoryAdmission(config_.ronin.keep_free_memory, resource_history_.get()));
@@ -146,6 +147,7 @@ bool NinjaMain::RebuildManifest(const char* input_file, std::string* err, Status
                   start_time_millis_);
   builder.SetContentHashStore(content_store_.get());
   builder.SetMemoryAdmission(memory_admission_.get());
+  builder.SetEdgeOutcomes(edge_outcomes_.get());
   if (!builder.AddTarget(node, err)) return false;
   if (builder.AlreadyUpToDate()) return false;
   if (builder.Build(err) != kExitSuccess) return false;
@@ -227,6 +229,7 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
   builder.SetContentHashStore(content_store_.get());
   builder.SetMemoryAdmission(memory_admission_.get());
   builder.SetBuildCache(cache.get());
+  builder.SetEdgeOutcomes(edge_outcomes_.get());
   for (Node* target : targets) {
     if (!builder.AddTarget(target, &err) && !err.empty()) {
       Error("%s", err.c_str());

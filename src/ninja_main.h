@@ -12,6 +12,7 @@
 #include "content_hash_store.h"
 #include "deps_log.h"
 #include "disk.h"
+#include "edge_outcome.h"
 #include "explain.h"
 #include "memory_admission.h"
 #include "resource_history.h"
@@ -75,6 +76,7 @@ class NinjaMain : public BuildLogUser {
   StateFile state_file_;  // loaded only when StateFileWanted(config_)
   std::unique_ptr<ContentHashStore> content_store_;  // --content-hash
   std::unique_ptr<ResourceHistory> resource_history_;  // --keep-free-memory
+  std::unique_ptr<EdgeOutcomeRecorder> edge_outcomes_;  // for -t trace, with the state file
   std::unique_ptr<MemoryAdmission> memory_admission_;
   Explanations explanations_;
   std::string build_dir_;

@@ -8,6 +8,7 @@
 #include "build_log.h"
 #include "content_hash_store.h"
 #include "disk.h"
+#include "edge_outcome.h"
 #include "explain.h"
 #include "graph.h"
 
@@ -213,6 +214,7 @@ bool DependencyScan::RecomputeOutputsDirty(Edge* edge, Node* most_recent_input, 
   if (stale.reason.empty()) return true;
   if (content_->InputsUnchanged(edge)) {
     ExplainUnchangedContent(edge, stale.threshold);
+    if (outcomes_) outcomes_->Skipped(edge);
     return true;
   }
   explanations_->Record(edge, "%s", stale.reason.c_str());

@@ -15,6 +15,7 @@ namespace ronin {
 
 class BuildLog;
 class ContentHashStore;
+class EdgeOutcomeRecorder;
 class DepsLog;
 class DiskInterface;
 class Explanations;
@@ -50,6 +51,8 @@ class DependencyScan {
   // --content-hash: mtime verdicts are checked against content (null: off).
   void set_content_store(ContentHashStore* store) { content_ = store; }
   ContentHashStore* content_store() const { return content_; }
+  // Where edges skipped by content are recorded for -t trace (null: not).
+  void set_edge_outcomes(EdgeOutcomeRecorder* outcomes) { outcomes_ = outcomes; }
   Explanations* explanations() const { return explanations_; }
 
  private:
@@ -95,6 +98,7 @@ class DependencyScan {
   DiskInterface* disk_;
   Explanations* explanations_;
   ContentHashStore* content_ = nullptr;
+  EdgeOutcomeRecorder* outcomes_ = nullptr;
   DepLoader dep_loader_;
   DyndepLoader dyndep_loader_;
 };

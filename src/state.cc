@@ -97,13 +97,12 @@ Edge* State::AddEdge(const Rule* rule, Scope* scope) {
   return edge;
 }
 
-bool State::AddOut(Edge* edge, std::string_view path, uint64_t hash, std::string* err) {
-  Node* node = GetNode(path, hash);
+bool State::AddOut(Edge* edge, Node* node, std::string* err) {
   if (Edge* other = node->in_edge) {
     if (other == edge)
-      *err = std::string(path) + " is defined as an output multiple times";
+      *err = std::string(node->path) + " is defined as an output multiple times";
     else
-      *err = "multiple rules generate " + std::string(path);
+      *err = "multiple rules generate " + std::string(node->path);
     return false;
   }
   edge->outputs.push_back(node);
@@ -112,8 +111,7 @@ bool State::AddOut(Edge* edge, std::string_view path, uint64_t hash, std::string
   return true;
 }
 
-void State::AddIn(Edge* edge, std::string_view path, uint64_t hash) {
-  Node* node = GetNode(path, hash);
+void State::AddIn(Edge* edge, Node* node) {
   edge->inputs.push_back(node);
   node->out_edges.push_back(edge);
   node->generated_by_dep_loader = false;

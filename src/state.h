@@ -46,6 +46,7 @@ class State {
   // Starts loading the path table slot for `hash` into the cache.
   void PrefetchNode(uint64_t hash) const { paths_.Prefetch(hash); }
   Node* LookupNode(std::string_view path) const;
+  Node* LookupNode(std::string_view path, uint64_t hash) const { return paths_.Find(path, hash); }
   // The node whose path is closest to `path` (edit distance <= 3), if any.
   Node* SpellcheckNode(std::string_view path) const;
 
@@ -60,9 +61,13 @@ class State {
   bool AddOut(Edge* edge, std::string_view path, std::string* err) {
     return AddOut(edge, path, HashString(path), err);
   }
-  bool AddOut(Edge* edge, std::string_view path, uint64_t hash, std::string* err);
+  bool AddOut(Edge* edge, std::string_view path, uint64_t hash, std::string* err) {
+    return AddOut(edge, GetNode(path, hash), err);
+  }
+  bool AddOut(Edge* edge, Node* node, std::string* err);
   void AddIn(Edge* edge, std::string_view path) { AddIn(edge, path, HashString(path)); }
-  void AddIn(Edge* edge, std::string_view path, uint64_t hash);
+  void AddIn(Edge* edge, std::string_view path, uint64_t hash) { AddIn(edge, GetNode(path, hash)); }
+  void AddIn(Edge* edge, Node* node);
   void AddValidation(Edge* edge, std::string_view path);
   // Edges that list `node` as a validation (rare, so kept outside Node).
   const CompactVector<Edge*>& ValidationUsers(const Node* node) const;

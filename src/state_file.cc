@@ -97,6 +97,11 @@ void StateFile::EnsureLoaded() const {
   }
 }
 
+bool StateFile::LoadReadOnly(const std::string& path, std::string* err) {
+  writes_disabled_ = read_only_ = true;
+  return Load(path, err);
+}
+
 bool StateFile::Load(const std::string& path, std::string* err) {
   path_ = path;
   load_pending_ = false;
@@ -119,7 +124,7 @@ bool StateFile::Load(const std::string& path, std::string* err) {
       GetLE(data.data() + kSignatureSize, 4) != kCurrentVersion) {
     // Only ronin's own optimisations depend on it: start over.
     *err = "bad signature or version; starting over";
-    if (unlink(path.c_str()) < 0 && errno != ENOENT) {
+    if (!read_only_ && unlink(path.c_str()) < 0 && errno != ENOENT) {
       *err = std::string("removing it: ") + strerror(errno);
       return false;
     }
@@ -128,7 +133,7 @@ bool StateFile::Load(const std::string& path, std::string* err) {
   size_t good_end = ParseRecords(data, kHeaderSize);
   if (good_end < data.size()) {
     // A write cut short (crash, full disk): keep every whole record.
-    if (truncate(path.c_str(), static_cast<off_t>(good_end)) < 0) {
+    if (!read_only_ && truncate(path.c_str(), static_cast<off_t>(good_end)) < 0) {
       *err = std::string("truncate failed: ") + strerror(errno);
       return false;
     }

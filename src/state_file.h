@@ -30,7 +30,9 @@ class StateFile {
     kFileDigest = 1,     // content hashing: path -> (mtime, size, digest)
     kEdgeInputs = 2,     // content hashing: first output -> digest of inputs at last run
     kEdgeResources = 3,  // scheduler: first output -> peak RSS etc. (payload owned by sched)
-    kEdgeCached = 4,     // build cache: first output -> "1" restored from the cache, "0" ran
+    kEdgeOutcome = 4,    // -t trace: first output -> what its last run showed (edge_outcome.h)
+    kEdgeSkip = 5,       // -t trace: first output -> the build that last skipped it by content
+    kEdgeCached = 6,     // build cache: first output -> "1" restored from the cache, "0" ran
   };
 
   StateFile() = default;
@@ -48,6 +50,9 @@ class StateFile {
   // "ninja: warning: PATH: ..."; a file that cannot be read is then
   // treated as empty and left alone.
   void LoadOnFirstUse(const std::string& path);
+  // Load for a tool that only reads (-t trace): a damaged tail or header is
+  // skipped in memory but the file is left as it is, and nothing is written.
+  bool LoadReadOnly(const std::string& path, std::string* err);
   // The payload last recorded for (kind, key), or nullptr.
   const std::string* Find(Kind kind, std::string_view key) const;
   // Visits every live (key, payload) of one kind, in key order.
@@ -84,6 +89,7 @@ class StateFile {
   int fd_ = -1;
   size_t loaded_records_ = 0;
   bool writes_disabled_ = false;
+  bool read_only_ = false;  // LoadReadOnly: not even a repair
   bool load_pending_ = false;
 };
 

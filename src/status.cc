@@ -119,8 +119,19 @@ void StatusPrinter::PrintStatus(const Edge* edge, int64_t time_millis) {
   bool full_command = config_.verbosity == BuildConfig::Verbosity::kVerbose;
   std::string text = edge->GetBinding(Rule::kDescription);
   if (text.empty() || full_command) text = edge->GetBinding(Rule::kCommand);
-  text = FormatProgressStatus(status_format_, time_millis) + text;
-  printer_.Print(text, full_command ? LinePrinter::FULL : LinePrinter::ELIDE);
+  std::string line = FormatProgressStatus(status_format_, time_millis) + text;
+  described_edge_ = edge;
+  described_ = std::move(text);
+  printer_.Print(std::move(line), full_command ? LinePrinter::FULL : LinePrinter::ELIDE);
+}
+
+std::string StatusPrinter::TakeDescription(const Edge* edge) {
+  if (edge == described_edge_) {
+    described_edge_ = nullptr;
+    return std::move(described_);
+  }
+  std::string text = edge->GetBinding(Rule::kDescription);
+  return text.empty() ? edge->GetBinding(Rule::kCommand) : text;
 }
 
 void StatusPrinter::RecalculateProgressPrediction() {

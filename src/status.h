@@ -73,6 +73,10 @@ class StatusPrinter : public Status {
   void PrintOnNewLine(const std::string& text) { printer_.PrintOnNewLine(text); }
   void RepaintStatusLine() { printer_.RepaintStatusLine(); }
   bool is_smart_terminal() const { return printer_.is_smart_terminal(); }
+  // The edge's status text (its description, else its command) as the
+  // line just printed for it had it, handed over without evaluating it
+  // again; evaluated if no line was printed for it last.
+  std::string TakeDescription(const Edge* edge);
 
  private:
   void PrintStatus(const Edge* edge, int64_t time_millis);
@@ -105,6 +109,8 @@ class StatusPrinter : public Status {
   int unpredictable_edges_remaining_ = 0;
   int64_t cpu_time_millis_ = 0;
   double time_predicted_fraction_ = 0.0;
+  const Edge* described_edge_ = nullptr;  // the edge of the last status line
+  std::string described_;                 // its text, for TakeDescription
   mutable SlidingRate current_rate_;
 };
 

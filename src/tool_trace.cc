@@ -1,9 +1,10 @@
 // `ninja -t trace [-a] [-o FILE]`: the last build recorded in .ninja_log as
 // Chrome trace event JSON (what chrome://tracing and Perfetto load). One
 // complete event per command, named for its first output, with its rule as
-// category, laid out on job slots as thread ids.
+// category, laid out on job slots as thread ids. Where ronin's own state
+// file recorded more about a run (edge_outcome.h), it goes in the event's
+// args, and the edges that build skipped by content are instant events.
 #include <stdio.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <numeric>
@@ -12,6 +13,7 @@
 
 #include "build_history.h"
 #include "critical_path.h"
+#include "edge_outcome.h"
 #include "graph.h"
 #include "job_slots.h"
 #include "ninja_main.h"
@@ -25,7 +27,77 @@ namespace {
 
 std::string_view RuleName(const Edge* edge) { return edge ? edge->rule->name() : "(not in manifest)"; }
 
-void AppendEvent(const LoggedJob& job, std::string_view rule, int slot, bool cached, std::string* out) {
+// What .ronin_state says about the jobs: the outcome recorded by the very
+// run a job's log line describes (same output, start and end), and the
+// edges the newest of those builds skipped by content.
+struct RecordedOutcomes {
+  std::vector<const EdgeOutcome*> of_job;  // per job, or null
+  std::vector<std::pair<std::string_view, EdgeOutcome>> skipped;  // (first output, outcome)
+  std::vector<EdgeOutcome> storage;
+};
+
+RecordedOutcomes MatchOutcomes(const StateFile& file, const std::vector<LoggedJob>& jobs) {
+  RecordedOutcomes result;
+  result.of_job.assign(jobs.size(), nullptr);
+  std::vector<size_t> matched(jobs.size(), SIZE_MAX);
+  result.storage.reserve(jobs.size());
+  int64_t newest_build = -1;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const std::string* payload = file.Find(StateFile::Kind::kEdgeOutcome, jobs[i].outputs.front());
+    EdgeOutcome outcome;
+    if (!payload || !EdgeOutcome::Parse(*payload, &outcome)) continue;
+    if (outcome.start_ms != jobs[i].start_ms || outcome.end_ms != jobs[i].end_ms) continue;
+    newest_build = std::max(newest_build, outcome.build);
+    matched[i] = result.storage.size();
+    result.storage.push_back(outcome);
+  }
+  // The build cache (--cache) marks what it restored in a record of its own.
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const std::string* cached = file.Find(StateFile::Kind::kEdgeCached, jobs[i].outputs.front());
+    if (!cached || *cached != "1") continue;
+    if (matched[i] == SIZE_MAX) {
+      matched[i] = result.storage.size();
+      result.storage.emplace_back();
+    }
+    result.storage[matched[i]].cached = true;
+  }
+  for (size_t i = 0; i < jobs.size(); ++i)
+    if (matched[i] != SIZE_MAX) result.of_job[i] = &result.storage[matched[i]];
+  if (newest_build < 0) return result;
+  file.ForEach(StateFile::Kind::kEdgeSkip, [&](std::string_view output, std::string_view payload) {
+    EdgeOutcome outcome;
+    if (EdgeOutcome::Parse(payload, &outcome) && outcome.skipped_by_content_hash && outcome.build == newest_build)
+      result.skipped.emplace_back(output, outcome);
+  });
+  return result;
+}
+
+// The args ronin recorded for one run (none: nothing appended).
+void AppendOutcomeArgs(const EdgeOutcome& outcome, bool first, std::string* out) {
+  auto separator = [&] {
+    if (!first) *out += ',';
+    first = false;
+  };
+  if (outcome.peak_rss >= 0) {
+    separator();
+    *out += "\"peak_rss_bytes\":" + std::to_string(outcome.peak_rss);
+  }
+  if (outcome.unchanged_outputs >= 0) {
+    separator();
+    *out += "\"unchanged_outputs\":" + std::to_string(outcome.unchanged_outputs);
+  }
+  if (outcome.skipped_by_content_hash) {
+    separator();
+    *out += "\"skipped\":\"content_hash\"";
+  }
+  if (outcome.cached) {
+    separator();
+    *out += "\"cached\":true";
+  }
+}
+
+void AppendEvent(const LoggedJob& job, std::string_view rule, int slot, const EdgeOutcome* outcome,
+                 std::string* out) {
   *out += "{\"name\":\"";
   AppendJsonString(job.outputs.front(), out);
   *out += "\",\"cat\":\"";
@@ -44,15 +116,27 @@ void AppendEvent(const LoggedJob& job, std::string_view rule, int slot, bool cac
     }
     *out += ']';
   }
-  // Restored from the build cache (--cache) instead of run.
-  if (cached) *out += job.outputs.size() > 1 ? ",\"cached\":true" : "\"cached\":true";
+  if (outcome) AppendOutcomeArgs(*outcome, job.outputs.size() <= 1, out);
+  *out += "}}";
+}
+
+// An edge the build did not run because its inputs' content was unchanged:
+// an instant event at the build's start, on the first slot.
+void AppendSkipEvent(std::string_view output, std::string_view rule, const EdgeOutcome& outcome,
+                     std::string* out) {
+  *out += "{\"name\":\"";
+  AppendJsonString(output, out);
+  *out += "\",\"cat\":\"";
+  AppendJsonString(rule, out);
+  *out += "\",\"ph\":\"i\",\"s\":\"t\",\"ts\":0,\"pid\":1,\"tid\":0,\"args\":{";
+  AppendOutcomeArgs(outcome, true, out);
   *out += "}}";
 }
 
 // The trace: metadata naming the process and each slot, then the commands
 // by start time.
-std::string TraceJson(const std::vector<LoggedJob>& jobs, const std::vector<const Edge*>& edges,
-                      const StateFile* state) {
+std::string TraceJson(const State& state, const std::vector<LoggedJob>& jobs, const std::vector<const Edge*>& edges,
+                      const RecordedOutcomes& outcomes) {
   SlotLayout layout = AssignSlots(jobs);
   std::vector<size_t> order(jobs.size());
   std::iota(order.begin(), order.end(), 0);
@@ -68,8 +152,12 @@ std::string TraceJson(const std::vector<LoggedJob>& jobs, const std::vector<cons
   }
   for (size_t job : order) {
     out += ",\n";
-    const std::string* cached = state ? state->Find(StateFile::Kind::kEdgeCached, jobs[job].outputs.front()) : nullptr;
-    AppendEvent(jobs[job], RuleName(edges[job]), layout.slot_of_job[job], cached && *cached == "1", &out);
+    AppendEvent(jobs[job], RuleName(edges[job]), layout.slot_of_job[job], outcomes.of_job[job], &out);
+  }
+  for (const auto& [output, outcome] : outcomes.skipped) {
+    out += ",\n";
+    const Node* node = state.LookupNode(output);
+    AppendSkipEvent(output, RuleName(node ? node->in_edge : nullptr), outcome, &out);
   }
   out += "\n]}\n";
   return out;
@@ -108,11 +196,14 @@ int ToolTrace(NinjaMain* ninja, const Options*, int argc, char** argv) {
   BuildHistory history;
   if (!LoadBuildHistory(ninja, &history)) return 1;
   std::vector<LoggedJob> jobs = every_output ? history.LatestOfEveryOutput() : history.LastBuild();
-  // The build cache's marks, when a build with --cache left them.
-  StateFile state;
+  // ronin's own record of those runs, where there is one. Only detail
+  // depends on it, so a damaged file is read as far as it is whole, without
+  // a word, and left for the next build to mend.
+  StateFile state_file;
   std::string state_err;
-  bool have_state = access(ninja->StateFilePath().c_str(), F_OK) == 0 && state.Load(ninja->StateFilePath(), &state_err);
-  std::string json = TraceJson(jobs, EdgesOfJobs(ninja->state_, jobs), have_state ? &state : nullptr);
+  state_file.LoadReadOnly(ninja->StateFilePath(), &state_err);
+  RecordedOutcomes outcomes = MatchOutcomes(state_file, jobs);
+  std::string json = TraceJson(ninja->state_, jobs, EdgesOfJobs(ninja->state_, jobs), outcomes);
   return WriteToolOutput(output_path, json) ? 0 : 1;
 }
 

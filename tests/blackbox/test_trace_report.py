@@ -12,6 +12,7 @@ import html.parser
 import json
 import os
 import re
+import time
 import unittest
 
 from build_timing import Tree, write_log
@@ -166,6 +167,104 @@ class TraceTest(NinjaTestCase):
             result = self.ninja("-t", "trace", *args)
             self.assertEqual(1, result.returncode)
             self.assertTrue(result.stdout.startswith("usage: ninja -t trace [options]\n"), result)
+
+
+# Two sources copied, one reduced to its first byte (a change after it is
+# cut off early), and a copy of that.
+RECORDED_MANIFEST = """rule cp
+  command = cp $in $out
+rule first
+  command = head -c1 $in > $out
+build a.o: cp a.c
+build d.o: cp d.c
+build h: first h.c
+build h2: cp h
+"""
+
+
+class RecordedDetailTest(NinjaTestCase):
+    """What ronin recorded in .ronin_state about the runs of the last build
+    (edge_outcome.h) goes in the events' args."""
+
+    def setUp(self):
+        super().setUp()
+        self.write("build.ninja", RECORDED_MANIFEST)
+        for name, content in (("a.c", "a\n"), ("d.c", "d\n"), ("h.c", "1x\n")):
+            self.write(name, content)
+
+    def build(self, *args):
+        result = self.ninja(*args)
+        self.assertEqual(0, result.returncode, result)
+        return result
+
+    def rewrite(self, name, content):
+        # Newer than every output built before, never in the future.
+        time.sleep(0.02)
+        self.write(name, content)
+
+    def events(self, *args):
+        result = self.ninja("-t", "trace", *args)
+        self.assertEqual((0, ""), (result.returncode, result.stderr))
+        return json.loads(result.stdout)["traceEvents"]
+
+    def test_runs_carry_their_peak_rss_and_unchanged_outputs(self):
+        self.build("--content-hash")
+        events = {e["name"]: e for e in x_events({"traceEvents": self.events()})}
+        self.assertEqual(["a.o", "d.o", "h", "h2"], sorted(events))
+        for event in events.values():
+            self.assertGreater(event["args"]["peak_rss_bytes"], 0, event)
+            self.assertEqual(0, event["args"]["unchanged_outputs"], event)
+
+    def test_content_hash_skips_and_early_cutoff(self):
+        self.build("--content-hash")
+        self.rewrite("a.c", "a\n")   # same content: skipped by the scan
+        self.rewrite("d.c", "d 2\n")  # runs
+        self.rewrite("h.c", "1y\n")   # runs, and leaves h as it was: h2 is cut off
+        result = self.build("--content-hash")
+        self.assertEqual(2, len(re.findall(r"^\[", result.stdout, re.M)), result.stdout)
+        events = self.events()
+        ran = {e["name"]: e["args"] for e in events if e["ph"] == "X"}
+        self.assertEqual(["d.o", "h"], sorted(ran))
+        self.assertEqual(0, ran["d.o"]["unchanged_outputs"])
+        self.assertEqual(1, ran["h"]["unchanged_outputs"])
+        skipped = [(e["name"], e["cat"], e["args"]) for e in events if e["ph"] == "i"]
+        # a.o by the scan, h2 when h's unchanged output cleaned it.
+        self.assertEqual([("a.o", "cp", {"skipped": "content_hash"}), ("h2", "cp", {"skipped": "content_hash"})],
+                         skipped)
+        # Their mtimes still say out of date, so the next build with the
+        # option skips them again; one without it runs them. After that, a
+        # build that skips nothing shows no skips.
+        self.assertEqual(["a.o", "h2"], sorted(re.findall(r"(\S+)$", self.build().stdout, re.M)))
+        self.rewrite("d.c", "d 3\n")
+        self.build("--content-hash")
+        self.assertEqual([], [e for e in self.events() if e["ph"] == "i"])
+
+    def test_a_record_of_another_run_is_not_shown(self):
+        self.build("--content-hash")
+        # Without the option nothing is recorded: d.o's record describes the
+        # run before, whose times differ.
+        self.rewrite("d.c", "d 2\n")
+        time.sleep(0.01)
+        self.build()
+        events = {e["name"]: e for e in x_events({"traceEvents": self.events("-a")})}
+        self.assertNotIn("peak_rss_bytes", events["d.o"]["args"])
+        self.assertIn("peak_rss_bytes", events["a.o"]["args"])
+
+    def test_without_the_option_nothing_is_recorded_or_read(self):
+        self.build()
+        self.assertFalse(self.exists(".ronin_state"))
+        self.assertTrue(all(e["args"] == {} for e in x_events({"traceEvents": self.events()})))
+
+    def test_a_damaged_state_file_is_read_as_far_as_whole_and_left_alone(self):
+        self.build("--content-hash")
+        with open(self.path(".ronin_state"), "rb") as f:
+            data = f.read()
+        with open(self.path(".ronin_state"), "wb") as f:
+            f.write(data[:-3])
+        events = self.events()
+        self.assertEqual(4, len(x_events({"traceEvents": events})))
+        with open(self.path(".ronin_state"), "rb") as f:
+            self.assertEqual(data[:-3], f.read(), "a reading tool never repairs the state file")
 
 
 class DamagedLogTest(NinjaTestCase):

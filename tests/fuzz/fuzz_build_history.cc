@@ -26,16 +26,7 @@ using namespace ronin;
 
 namespace {
 
-fuzz::ScratchFiles scratch_files;
-
-const std::string& LogPath() {
-  static const std::string path = [] {
-    std::string p = fuzz::ScratchPath("build_history");
-    scratch_files.Add(p);
-    return p;
-  }();
-  return path;
-}
+fuzz::ScratchInput scratch_input("build_history");
 
 void CheckSlots(const std::vector<LoggedJob>& jobs) {
   SlotLayout layout = AssignSlots(jobs);
@@ -55,8 +46,7 @@ void CheckSlots(const std::vector<LoggedJob>& jobs) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string& path = LogPath();
-  fuzz::WriteScratch(path, data, size);
+  const std::string& path = scratch_input.Write(data, size);
   BuildHistory history;
   std::string err;
   bool loaded = history.Load(path, &err);

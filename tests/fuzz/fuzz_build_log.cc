@@ -27,24 +27,12 @@ class NoManifest : public BuildLogUser {
   std::string_view InternedPath(std::string_view) const override { return {}; }
 };
 
-fuzz::ScratchFiles scratch_files;
-
-const std::string& LogPath() {
-  static const std::string path = [] {
-    std::string p = fuzz::ScratchPath("build_log");
-    scratch_files.Add(p);
-    scratch_files.Add(p + ".recompact");
-    scratch_files.Add(p + ".restat");
-    return p;
-  }();
-  return path;
-}
+fuzz::ScratchInput scratch_input("build_log", {".recompact", ".restat"});
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string& path = LogPath();
-  fuzz::WriteScratch(path, data, size);
+  const std::string& path = scratch_input.Write(data, size);
   NoManifest user;
 
   BuildLog log;

@@ -24,17 +24,7 @@ using namespace ronin;
 
 namespace {
 
-fuzz::ScratchFiles scratch_files;
-
-const std::string& LogPath() {
-  static const std::string path = [] {
-    std::string p = fuzz::ScratchPath("deps_log");
-    scratch_files.Add(p);
-    scratch_files.Add(p + ".recompact");
-    return p;
-  }();
-  return path;
-}
+fuzz::ScratchInput scratch_input("deps_log", {".recompact"});
 
 void CheckConsistent(const DepsLog& log) {
   const std::vector<Node*>& nodes = log.nodes();
@@ -57,8 +47,7 @@ bool IsLive(size_t id) { return id % 3 != 2; }
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string& path = LogPath();
-  fuzz::WriteScratch(path, data, size);
+  const std::string& path = scratch_input.Write(data, size);
   fuzz::ResetEvalBudget();
   {
     State state;

@@ -3,7 +3,8 @@
 //
 // Input: the state file's bytes, written to a scratch file (StateFile::Load
 // reads a path) under $RONIN_FUZZ_TMPDIR, /dev/shm or /tmp.
-// Checks: loading never fails on a writable file; whatever the damage, a
+// Checks: every payload that parses as an edge outcome re-encodes the same;
+// loading never fails on a writable file; whatever the damage, a
 // record appended afterwards and everything loaded come back from a second
 // load; the recompacted file loads to exactly the same live records, with
 // no warning.
@@ -14,6 +15,7 @@
 #include <string>
 #include <utility>
 
+#include "edge_outcome.h"
 #include "fuzz_support.h"
 #include "state_file.h"
 
@@ -21,26 +23,25 @@ using namespace ronin;
 
 namespace {
 
-fuzz::ScratchFiles scratch_files;
+fuzz::ScratchInput scratch_input("state_file", {".recompact"});
 
-const std::string& StatePath() {
-  static const std::string path = [] {
-    std::string p = fuzz::ScratchPath("state_file");
-    scratch_files.Add(p);
-    scratch_files.Add(p + ".recompact");
-    return p;
-  }();
-  return path;
+// An outcome payload that parses encodes to one that parses the same.
+void CheckOutcome(std::string_view payload) {
+  EdgeOutcome outcome, again;
+  if (!EdgeOutcome::Parse(payload, &outcome)) return;
+  FUZZ_CHECK(EdgeOutcome::Parse(outcome.Encode(), &again));
+  FUZZ_CHECK(again.Encode() == outcome.Encode());
 }
 
 using Snapshot = std::map<std::pair<int, std::string>, std::string>;
 
 Snapshot Contents(const StateFile& state) {
   Snapshot snapshot;
-  for (int kind = 1; kind <= 3; ++kind) {
+  for (int kind = 1; kind <= static_cast<int>(StateFile::Kind::kEdgeSkip); ++kind) {
     state.ForEach(static_cast<StateFile::Kind>(kind), [&](std::string_view key, std::string_view payload) {
       FUZZ_CHECK(state.Find(static_cast<StateFile::Kind>(kind), key) != nullptr);
       snapshot[{kind, std::string(key)}] = std::string(payload);
+      CheckOutcome(payload);
     });
   }
   return snapshot;
@@ -57,8 +58,7 @@ Snapshot LoadCleanly(const std::string& path) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string& path = StatePath();
-  fuzz::WriteScratch(path, data, size);
+  const std::string& path = scratch_input.Write(data, size);
   Snapshot expected;
   {
     StateFile state;

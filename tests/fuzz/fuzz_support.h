@@ -149,16 +149,31 @@ inline std::string ReadScratch(const std::string& path) {
   return contents;
 }
 
-// Removes this process's scratch files when it exits.
-class ScratchFiles {
+// The scratch file a loader's fuzz target writes each input to (the
+// loaders read real paths), and the files the loader writes beside it
+// (`path() + suffix`, e.g. ".recompact"); all are removed when the process
+// exits. One per target, at namespace scope.
+class ScratchInput {
  public:
-  void Add(const std::string& path) { paths_[path] = true; }
-  ~ScratchFiles() {
-    for (const auto& entry : paths_) unlink(entry.first.c_str());
+  ScratchInput(const char* name, std::vector<std::string> sibling_suffixes = {})
+      : path_(ScratchPath(name)), suffixes_(std::move(sibling_suffixes)) {}
+  ~ScratchInput() {
+    unlink(path_.c_str());
+    for (const std::string& suffix : suffixes_) unlink((path_ + suffix).c_str());
   }
+  ScratchInput(const ScratchInput&) = delete;
+  ScratchInput& operator=(const ScratchInput&) = delete;
+
+  // Replaces the file's contents with the input; returns its path.
+  const std::string& Write(const uint8_t* data, size_t size) {
+    WriteScratch(path_, data, size);
+    return path_;
+  }
+  const std::string& path() const { return path_; }
 
  private:
-  std::map<std::string, bool> paths_;
+  std::string path_;
+  std::vector<std::string> suffixes_;
 };
 
 }  // namespace fuzz

@@ -202,6 +202,25 @@ TEST(ManifestParserTest, PathsAreCanonicalised) {
   EXPECT_EQ("x/y ../z", Paths(state.edges()[0]->inputs));
 }
 
+// A literal path is checked for canonical form only when the graph does
+// not have it yet: other spellings of a known path still find its node.
+TEST(ManifestParserTest, OtherSpellingsOfAKnownPathFindItsNode) {
+  State state;
+  ASSERT_TRUE(ParseManifest(&state,
+                            "build b/c: phony x/y\n"
+                            "build out: phony ./b/c b//c x/./y b/c x/y |@ ./x/y\n"
+                            "build new/./p: phony ./q/../r\n"));
+  EXPECT_EQ("b/c b/c x/y b/c x/y", Paths(state.edges()[1]->inputs));
+  EXPECT_EQ("x/y", Paths(state.edges()[1]->validations));
+  EXPECT_EQ(state.LookupNode("b/c"), state.edges()[1]->inputs[0]);
+  EXPECT_EQ("new/p", Paths(state.edges()[2]->outputs));
+  EXPECT_EQ("r", Paths(state.edges()[2]->inputs));
+  EXPECT_EQ(5u, state.nodes().size());  // b/c x/y out new/p r
+  State again;
+  std::string err = ParseManifestError(&again, "build a/b: phony\nbuild ./a//b: phony\n");
+  EXPECT_NE(std::string::npos, err.find("multiple rules generate a/b")) << err;
+}
+
 TEST(ManifestParserTest, PathsSplitBeforeExpansion) {
   State state;
   ASSERT_TRUE(ParseManifest(&state,
