@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "direct_exec.h"
+#include "job_reaper.h"
 #include "util.h"
 
 extern char** environ;
@@ -33,6 +34,7 @@ Subprocess::~Subprocess() {
 }
 
 bool Subprocess::Start(SubprocessSet* set, const std::string& command) {
+  JobReaper* reaper = JobReaper::Get();  // started before the first job can be orphaned
   int pipe_fds[2] = {-1, -1};
   if (!use_console_) {
     if (pipe2(pipe_fds, O_CLOEXEC) < 0) Fatal("pipe: %s", strerror(errno));
@@ -95,6 +97,8 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command) {
     errno = result;
     return false;
   }
+  // Killed with ninja if ninja dies before reaping it (job_reaper.h).
+  if (reaper) reaper->Started(pid_, !use_console_);
   return true;
 }
 
@@ -129,7 +133,10 @@ pid_t Subprocess::Wait(int options, int* status) {
   // for, so ru_maxrss is the largest resident size in the command's tree.
   rusage usage;
   pid_t result = wait4(pid_, status, options, &usage);
-  if (result == pid_) peak_rss_kib_ = usage.ru_maxrss;
+  if (result == pid_) {
+    peak_rss_kib_ = usage.ru_maxrss;
+    if (JobReaper* reaper = JobReaper::Get()) reaper->Reaped(pid_, !use_console_);
+  }
   return result;
 }
 
