@@ -143,7 +143,7 @@ class Soak:
 
     def mutate(self):
         names = sorted(n for n in self.sources if not n.endswith(".ninja"))
-        for _ in range(self.rng.randint(1, 3)):
+        for _ in range(self.rng.randint(1, 3) if names else 0):
             name = self.rng.choice(names)
             path = os.path.join(self.dir, name)
             kind = self.rng.choice(["edit", "touch", "delete", "restore"])
@@ -272,6 +272,8 @@ class Soak:
             self.faulty_run()
             if not self.check(round_number):
                 return False
+            if round_number % 100 == 0:
+                print("seed %d: %d rounds, faults %s" % (self.args.seed, round_number, dict(self.faults)), flush=True)
         return True
 
 
