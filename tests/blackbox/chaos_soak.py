@@ -137,6 +137,9 @@ class Soak:
                 continue
             self.files = sources
             self.sources = dict(sources)
+            # Half the graphs run with an option that keeps .ronin_state,
+            # so that file's tail gets corrupted too; it changes no decision.
+            os.environ["RONIN_FLAGS"] = self.rng.choice(["", "--keep-free-memory=1K"])
             clear(self.dir)
             harness.write_tree(self.dir, self.files)
             return
@@ -266,7 +269,7 @@ class Soak:
 
     def soak(self):
         for round_number in range(1, self.args.rounds + 1):
-            if round_number % 40 == 1:
+            if round_number % 100 == 1:
                 self.new_graph()
             self.mutate()
             self.faulty_run()
