@@ -10,6 +10,7 @@ import harness
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+@unittest.skipUnless(harness.REF_NINJA, harness.SKIP_NO_REF)
 class ChaosSoakTest(unittest.TestCase):
 
     def test_thirty_rounds(self):
