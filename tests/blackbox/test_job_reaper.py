@@ -64,7 +64,8 @@ class KillNinjaTests(NinjaTestCase):
                 "build all: phony c d\n" % (sleep, sleep))
 
     def start_and_kill(self):
-        proc = subprocess.Popen([harness.NINJA, "-j3", "all"], cwd=self.dir, env=harness.base_env(),
+        proc = subprocess.Popen([harness.NINJA, "-j3", "all"], cwd=self.dir,
+                                env=harness.base_env({"RONIN_JOB_REAPER": "1"}),
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         started = wait_for(lambda: self.exists("a.started") and self.exists("b.started")
                            and len(marked_processes(self.marker)) >= 2, timeout=20)
