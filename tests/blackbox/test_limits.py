@@ -47,7 +47,7 @@ class SpawnLimitTests(NinjaTestCase):
 
     def test_no_descriptor_for_even_one_job_is_an_error(self):
         self.write("build.ninja", many_edges(2, "echo $out > $out"))
-        r = self.ninja_limited("-n 6", "-j4")
+        r = self.ninja_limited("-n 5", "-j4")
         self.assertEqual(r.returncode, 1, r)
         self.assertIn("ninja: error: cannot start the command for 'o", r.stderr)
         self.assertIn("Too many open files", r.stderr)
