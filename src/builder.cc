@@ -17,6 +17,7 @@
 #include "memory_admission.h"
 #include "metrics.h"
 #include "msvc_deps.h"
+#include "spawn_retry.h"
 #include "state.h"
 #include "util.h"
 
@@ -59,7 +60,7 @@ class RealCommandRunner : public CommandRunner {
     int64_t busy = static_cast<int64_t>(subprocs_.running_count() + subprocs_.finished_count()) -
                    (remote_ ? remote_->running() : 0);
     // With a jobserver its tokens are the limit (-l still applies).
-    int64_t capacity = jobserver_ ? INT_MAX : static_cast<int64_t>(config_.parallelism) - busy;
+    int64_t capacity = jobserver_ ? INT_MAX : static_cast<int64_t>(throttle_.Limit(config_.parallelism)) - busy;
     if (config_.max_load_average > 0.0) {
       int64_t load_capacity = static_cast<int64_t>(config_.max_load_average - GetLoadAverage());
       capacity = std::min(capacity, load_capacity);
@@ -78,8 +79,25 @@ class RealCommandRunner : public CommandRunner {
 
   bool StartCommand(Edge* edge) override {
     std::string command = edge->EvaluateCommand();
-    Subprocess* subprocess = subprocs_.Add(command, edge->use_console());
-    if (!subprocess) Fatal("posix_spawn: %s", strerror(errno));
+    if (ValueTooLarge(command)) {
+      Error("the command for '%s' is longer than %zu MiB once its variables are expanded",
+            std::string(edge->outputs[0]->path).c_str(), kMaxValueSize >> 20);
+      return false;
+    }
+    Subprocess* subprocess;
+    while (!(subprocess = subprocs_.Add(command, edge->use_console()))) {
+      int error = errno;
+      bool transient = IsTransientSpawnError(error);
+      if (!transient || subprocs_.running_count() == 0) {
+        Error("%s", DescribeSpawnFailure(edge, command, error, transient).c_str());
+        return false;
+      }
+      throttle_.Lower(subprocs_.running_count(), error);
+      if (!subprocs_.WaitForRoom()) {
+        interrupted_ = true;  // reported by the next WaitForCommand
+        return true;
+      }
+    }
     if (UsesToken(edge)) jobserver_->JobStarted();
     edges_[subprocess] = edge;
     return true;
@@ -88,6 +106,10 @@ class RealCommandRunner : public CommandRunner {
   // With a jobserver, may also return true with no result->edge: a token
   // came free while a job was waiting for one.
   bool WaitForCommand(Result* result) override {
+    if (interrupted_) {
+      result->status = kExitInterrupted;
+      return false;
+    }
     int token_fd = -1;
     if (jobserver_) {
       // An unused slot is not kept while we sleep: others may need it.
@@ -148,6 +170,8 @@ class RealCommandRunner : public CommandRunner {
   Status* status_;
   const RemoteJobs* remote_;         // null: no remote slots
   mutable bool want_token_ = false;  // CanRunMore found no token free
+  SpawnThrottle throttle_;           // lowered when starting jobs fails
+  bool interrupted_ = false;         // while waiting to start a job
   SubprocessSet subprocs_;
   std::map<const Subprocess*, Edge*> edges_;
 };
@@ -317,7 +341,7 @@ bool Builder::StartEdge(Edge* edge, std::string* err) {
 
   if (remote_) remote_->Started(edge);
   if (!runner_->StartCommand(edge)) {
-    *err = "command '" + edge->EvaluateCommand() + "' failed.";
+    *err = "could not start the command for '" + std::string(edge->outputs[0]->path) + "'";
     return false;
   }
   if (memory_) memory_->JobStarted(edge, runner_->ProcessGroupOf(edge));

@@ -41,6 +41,7 @@ size_t g_fuzz_eval_budget = static_cast<size_t>(-1);
 void EvalString::EvaluateInto(const Env& env, size_t begin, size_t end, std::string* out) const {
   for (size_t i = begin; i < end; ++i) {
     const Segment& segment = segments_[i];
+    if (ValueTooLarge(*out)) return;  // the caller reports it
 #ifdef RONIN_FUZZING
     if (out->size() > kFuzzEvalMaxSize || g_fuzz_eval_budget == 0) return;
     size_t size_before = out->size();

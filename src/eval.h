@@ -27,6 +27,14 @@ extern size_t g_fuzz_eval_budget;
 constexpr size_t kFuzzEvalMaxSize = 1 << 16;
 #endif
 
+// The largest value one evaluation produces (documented in doc/manual.md).
+// Chains like `b = $a$a` double at every line; Ninja grows them until the
+// kernel kills it. An evaluation stops appending once its result is past
+// this size, and callers that keep a value report it as an error
+// (ValueTooLarge), so memory stays bounded by a few times this.
+constexpr size_t kMaxValueSize = size_t(64) << 20;
+inline bool ValueTooLarge(const std::string& value) { return value.size() > kMaxValueSize; }
+
 // Anything that can resolve a variable name. Appending (rather than
 // returning a string) lets evaluation build one result without temporaries.
 class Env {

@@ -120,6 +120,7 @@ bool ManifestParser::ParseStatements(std::string* err, bool* opened) {
         let_value.Clear();
         if (!ParseLet(&name, &let_value, err)) return false;
         std::string value = let_value.Evaluate(*env_);
+        if (ValueTooLarge(value)) return ValueTooLargeError(name, err);
         // Checked at once, so an old binary stops before tripping over newer syntax.
         if (name == "ninja_required_version") CheckNinjaVersion(value);
         env_->AddBinding(state_->InternName(name), state_->arena()->Copy(value));
@@ -164,6 +165,12 @@ bool ManifestParser::ExpectToken(Lexer::Token expected, std::string* err) {
   std::string message = std::string("expected ") + Lexer::TokenName(expected) + ", got " +
                         Lexer::TokenName(token) + Lexer::TokenErrorHint(expected);
   return lexer_.Error(message, err);
+}
+
+bool ManifestParser::ValueTooLargeError(std::string_view name, std::string* err) {
+  return lexer_.Error("value of variable '" + std::string(name) + "' is longer than " +
+                          std::to_string(kMaxValueSize >> 20) + " MiB (a variable expanding to itself many times?)",
+                      err);
 }
 
 bool ManifestParser::ParseLet(std::string_view* key, EvalString* value, std::string* err) {
@@ -343,6 +350,7 @@ bool ManifestParser::ParseEdge(std::string* err) {
     if (!ParseLet(&key, &value, err)) return false;
     scratch_value_.clear();
     value.EvaluateInto(*env_, &scratch_value_);
+    if (ValueTooLarge(scratch_value_)) return ValueTooLargeError(key, err);
     scratch_bindings_.push_back({state_->InternName(key), state_->arena()->Copy(scratch_value_)});
   }
 

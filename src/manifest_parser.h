@@ -58,6 +58,8 @@ class ManifestParser {
   bool ParsePool(std::string* err);
   bool ParseRule(std::string* err);
   bool ParseLet(std::string_view* key, EvalString* value, std::string* err);
+  // The error for a value past kMaxValueSize (eval.h).
+  bool ValueTooLargeError(std::string_view name, std::string* err);
   bool ParseEdge(std::string* err);
   // Reads space-separated paths into scratch_paths_ (path *used and on)
   // until an empty one (the end of the list); counts them in *count.

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "direct_exec.h"
+#include "job_reaper.h"
 #include "util.h"
 
 extern char** environ;
@@ -33,17 +34,25 @@ Subprocess::~Subprocess() {
 }
 
 bool Subprocess::Start(SubprocessSet* set, const std::string& command) {
+  JobReaper* reaper = JobReaper::Get();  // started before the first job can be orphaned
   int pipe_fds[2] = {-1, -1};
   if (!use_console_) {
-    if (pipe2(pipe_fds, O_CLOEXEC) < 0) Fatal("pipe: %s", strerror(errno));
+    if (pipe2(pipe_fds, O_CLOEXEC) < 0) return false;  // errno says why (spawn_retry.h)
     fd_ = pipe_fds[0];
     fcntl(fd_, F_SETFL, fcntl(fd_, F_GETFL) | O_NONBLOCK);
   }
 
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attr;
-  if (posix_spawn_file_actions_init(&actions) != 0 || posix_spawnattr_init(&attr) != 0)
-    Fatal("posix_spawn init: %s", strerror(errno));
+  if (posix_spawn_file_actions_init(&actions) != 0) {
+    errno = ENOMEM;
+    return false;
+  }
+  if (posix_spawnattr_init(&attr) != 0) {
+    posix_spawn_file_actions_destroy(&actions);
+    errno = ENOMEM;
+    return false;
+  }
 
   short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
   // The child starts with the signal mask ninja itself was started with,
@@ -95,6 +104,8 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command) {
     errno = result;
     return false;
   }
+  // Killed with ninja if ninja dies before reaping it (job_reaper.h).
+  if (reaper) reaper->Started(pid_, !use_console_);
   return true;
 }
 
@@ -129,7 +140,10 @@ pid_t Subprocess::Wait(int options, int* status) {
   // for, so ru_maxrss is the largest resident size in the command's tree.
   rusage usage;
   pid_t result = wait4(pid_, status, options, &usage);
-  if (result == pid_) peak_rss_kib_ = usage.ru_maxrss;
+  if (result == pid_) {
+    peak_rss_kib_ = usage.ru_maxrss;
+    if (JobReaper* reaper = JobReaper::Get()) reaper->Reaped(pid_, !use_console_);
+  }
   return result;
 }
 
@@ -265,6 +279,16 @@ bool SubprocessSet::DoWork(int wake_fd, bool* wake_fd_ready) {
     }
   }
   return IsInterrupted();
+}
+
+bool SubprocessSet::WaitForRoom() {
+  size_t finished = finished_.size();
+  while (finished_.size() == finished && !running_.empty()) {
+    if (DoWork()) return false;
+  }
+  // Reaped now: a zombie still counts against the process limit.
+  for (Subprocess* subprocess : finished_) subprocess->Finish();
+  return true;
 }
 
 std::unique_ptr<Subprocess> SubprocessSet::NextFinished() {

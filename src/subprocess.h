@@ -72,6 +72,9 @@ class SubprocessSet {
   // `wake_fd`, also returns when it is readable (a jobserver token came
   // free), setting *wake_fd_ready.
   bool DoWork(int wake_fd = -1, bool* wake_fd_ready = nullptr);
+  // After a start failed for lack of resources: waits until a running job
+  // ends and reaps it (its result stays queued). False if interrupted.
+  bool WaitForRoom();
   // A finished subprocess (ownership to the caller), or null.
   std::unique_ptr<Subprocess> NextFinished();
   // Forwards the interrupting signal to every job, then waits for them.
