@@ -1,9 +1,5 @@
 // -t clean and -t cleandead: removing built files.
-#include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/stat.h>
 
 #include <string>
 #include <unordered_map>
@@ -17,22 +13,6 @@
 namespace ronin {
 
 namespace {
-
-// Empties a directory output so that it can be removed like a file (Ninja
-// 1.13.2 fails with "Directory not empty"). Deepest entries first; symbolic
-// links are removed as links, never followed (FTW_PHYS), so nothing outside
-// the directory is touched.
-int RemoveEntry(const char* path, const struct stat*, int, FTW* ftw) {
-  if (ftw->level == 0) return 0;  // the directory itself goes as an output
-  if (remove(path) != 0) Error("remove(%s): %s", path, strerror(errno));
-  return 0;
-}
-
-void EmptyIfDirectory(const std::string& path) {
-  struct stat st;
-  if (lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return;
-  nftw(path.c_str(), RemoveEntry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 // Removes files and reports them. Verbose (`-v`, or any dry run) lists each
 // file; otherwise only the count is printed. A dry run removes nothing and
@@ -97,7 +77,6 @@ void Cleaner::Remove(const std::string& path) {
   if (dry_run_) {
     reported = FileExists(path);
   } else {
-    EmptyIfDirectory(path);
     int result = ninja_->disk_.RemoveFile(path);
     reported = result == 0;
     if (result < 0) status_ = 1;  // already reported by RemoveFile
@@ -127,9 +106,8 @@ int Cleaner::CleanAll(bool generator) {
   return Finish();
 }
 
-// Removes `target` with its edge's other outputs, implicit ones included
-// (as Ninja's master does; 1.13.2 removes only the target), and, depth
-// first, every file built on the way to it.
+// Removes `target` (not its edge's other outputs) and, depth first, every
+// file built on the way to it.
 void Cleaner::CleanTarget(Node* target) {
   struct Frame {
     Node* node;
@@ -141,7 +119,6 @@ void Cleaner::CleanTarget(Node* target) {
     if (const Edge* edge = node->in_edge) {
       if (!edge->is_phony()) {
         Remove(std::string(node->path));
-        for (const Node* output : edge->outputs) Remove(std::string(output->path));
         RemoveEdgeFiles(edge);
       }
     }
