@@ -48,7 +48,7 @@ class SpawnLimitTests(NinjaTestCase):
     def test_no_descriptor_for_even_one_job_is_an_error(self):
         with open(harness.NINJA, "rb") as f:
             if b"AddressSanitizer" in f.read():
-                self.skipTest("ASan needs descriptors of its own under ulimit -n 5")
+                self.skipTest(harness.SKIP_NO_PRIVILEGE + "not under ASan, which needs descriptors of its own under ulimit -n 5")
         self.write("build.ninja", many_edges(2, "echo $out > $out"))
         r = self.ninja_limited("-n 5", "-j4")
         self.assertEqual(r.returncode, 1, r)
