@@ -34,15 +34,9 @@ bool ReadWhole(const std::string& path, std::string* bytes, bool* executable) {
   }
   *executable = (st.st_mode & S_IXUSR) != 0;
   bytes->clear();
-  char buffer[65536];
-  ssize_t got;
-  while ((got = read(fd, buffer, sizeof buffer)) != 0) {
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) break;
-    bytes->append(buffer, static_cast<size_t>(got));
-  }
+  bool whole = ReadRestOfFd(fd, bytes);
   close(fd);
-  return got == 0;
+  return whole;
 }
 
 // Writes beside `path` and renames over it: a reader (or an interrupted

@@ -77,16 +77,10 @@ bool DirectoryCacheStore::ReadFile(const std::string& path, std::string* bytes) 
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   bytes->clear();
-  char buffer[65536];
-  ssize_t got;
-  while ((got = read(fd, buffer, sizeof buffer)) != 0) {
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) break;
-    bytes->append(buffer, static_cast<size_t>(got));
-  }
+  bool whole = ReadRestOfFd(fd, bytes);
   futimens(fd, nullptr);  // used now: the last to go in Trim
   close(fd);
-  return got == 0;
+  return whole;
 }
 
 bool DirectoryCacheStore::WriteAtomically(const std::string& path, std::string_view bytes) {
@@ -216,6 +210,17 @@ bool ParseCacheEntry(std::string_view text, CacheEntry* entry, std::string* err)
   }
   *entry = parsed;
   return true;
+}
+
+bool ReadRestOfFd(int fd, std::string* bytes) {
+  char buffer[65536];
+  ssize_t got;
+  while ((got = read(fd, buffer, sizeof buffer)) != 0) {
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) break;
+    bytes->append(buffer, static_cast<size_t>(got));
+  }
+  return got == 0;
 }
 
 }  // namespace ronin

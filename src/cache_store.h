@@ -73,6 +73,10 @@ std::string SerializeCacheEntry(const CacheEntry& entry);
 // False (with *err) for anything not written by SerializeCacheEntry.
 bool ParseCacheEntry(std::string_view text, CacheEntry* entry, std::string* err);
 
+// Appends everything left to read from `fd` to *bytes (retrying on EINTR).
+// False on a read error.
+bool ReadRestOfFd(int fd, std::string* bytes);
+
 }  // namespace ronin
 
 #endif  // RONIN_CACHE_STORE_H_
