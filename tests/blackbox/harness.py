@@ -80,6 +80,19 @@ def _fail_skips_under_ci():
 _fail_skips_under_ci()
 NINJA = _find_ours()
 REF_NINJA = _find_reference()
+
+
+def _is_sanitized(path):
+    # A sanitized build links libasan dynamically: the binary names its
+    # entry point, not the runtime's messages.
+    try:
+        with open(path, "rb") as f:
+            return b"__asan_init" in f.read()
+    except OSError:
+        return False
+
+
+SANITIZED = _is_sanitized(NINJA)
 SKIP_NO_REF = "reference ninja 1.13.2 not installed (run misc/reference-ninja.sh or set REF_NINJA)"
 
 

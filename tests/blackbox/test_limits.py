@@ -46,9 +46,8 @@ class SpawnLimitTests(NinjaTestCase):
         self.assertEqual(self.ninja().stdout, "ninja: no work to do.\n")
 
     def test_no_descriptor_for_even_one_job_is_an_error(self):
-        with open(harness.NINJA, "rb") as f:
-            if b"AddressSanitizer" in f.read():
-                self.skipTest(harness.SKIP_NO_PRIVILEGE + "not under ASan, which needs descriptors of its own under ulimit -n 5")
+        if harness.SANITIZED:
+            self.skipTest(harness.SKIP_NO_PRIVILEGE + "not under ASan/UBSan, whose runtimes need descriptors of their own under ulimit -n 5")
         self.write("build.ninja", many_edges(2, "echo $out > $out"))
         r = self.ninja_limited("-n 5", "-j4")
         self.assertEqual(r.returncode, 1, r)
@@ -88,9 +87,7 @@ class ExpansionBombTests(NinjaTestCase):
         self.write("build.ninja", doubling_bomb(30))
         # ASan reserves terabytes of shadow address space, so a sanitized
         # binary cannot run under ulimit -v; there only the error is checked.
-        with open(harness.NINJA, "rb") as f:
-            sanitized = b"AddressSanitizer" in f.read()
-        limit = "" if sanitized else "ulimit -v 1048576 && "
+        limit = "" if harness.SANITIZED else "ulimit -v 1048576 && "
         script = limit + "exec \"$0\" \"$@\""
         r = harness.run("bash", ["-c", script, harness.NINJA, "-n"], self.dir)
         self.assertEqual(r.returncode, 1, r)
