@@ -8,21 +8,28 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <condition_variable>
 #include <deque>
+#include <mutex>
+#include <thread>
 
 #include "builder.h"
 #include "cache_policy.h"
 #include "depfile_parser.h"
 #include "discovered_deps_manifest.h"
 #include "graph.h"
+#include "http_cache_store.h"
 #include "msvc_deps.h"
 #include "program_identity.h"
 #include "sha256.h"
-#include "state_file.h"
 #include "util.h"
 
 namespace ronin {
 namespace {
+
+// Lookups at once on an HTTP store (each on a kept-alive connection).
+constexpr size_t kLookupThreads = 4;
 
 bool ReadWhole(const std::string& path, std::string* bytes, bool* executable) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -82,22 +89,109 @@ std::string DepfileEscape(const std::string& path) {
   return escaped;
 }
 
-// Serves hits at once; runs misses through `inner` and stores their results.
+// Worker threads that fetch restores (BuildCache::Fetch) handed to them,
+// several at a time; the build loop collects them when they are done.
+class LookupPool {
+ public:
+  using Restore = BuildCache::Restore;
+  LookupPool(BuildCache* cache, size_t threads) : cache_(cache), max_threads_(threads) {}
+  ~LookupPool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    changed_.notify_all();
+    for (std::thread& thread : threads_) thread.join();
+  }
+
+  void Submit(std::unique_ptr<Restore> restore) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      edges_.push_back(restore->edge);
+      todo_.push_back(std::move(restore));
+      ++in_flight_;
+      if (threads_.size() < max_threads_ && threads_.size() < in_flight_)
+        threads_.emplace_back(&LookupPool::Loop, this);
+    }
+    changed_.notify_all();
+  }
+  // Submitted and not yet handed back by WaitForOne.
+  size_t in_flight() const { return in_flight_; }
+  std::vector<Edge*> Edges() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return edges_;
+  }
+  // The next fetched restore (in_flight() must be > 0).
+  std::unique_ptr<Restore> WaitForOne() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return !done_.empty(); });
+    std::unique_ptr<Restore> restore = std::move(done_.front());
+    done_.pop_front();
+    --in_flight_;
+    edges_.erase(std::find(edges_.begin(), edges_.end(), restore->edge));
+    return restore;
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [this] { return stopping_ || !todo_.empty(); });
+      if (todo_.empty()) return;  // stopping, nothing left
+      std::unique_ptr<Restore> restore = std::move(todo_.front());
+      todo_.pop_front();
+      lock.unlock();
+      cache_->Fetch(restore.get());
+      lock.lock();
+      done_.push_back(std::move(restore));
+      changed_.notify_all();
+    }
+  }
+
+  BuildCache* cache_;
+  size_t max_threads_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::unique_ptr<Restore>> todo_, done_;
+  std::vector<Edge*> edges_;  // submitted, not yet collected
+  size_t in_flight_ = 0;      // only the build loop changes it
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+// Serves hits itself; runs misses through `inner` and stores their results.
 class CachingCommandRunner : public CommandRunner {
  public:
-  CachingCommandRunner(std::unique_ptr<CommandRunner> inner, BuildCache* cache)
-      : inner_(std::move(inner)), cache_(cache) {}
+  // `lookups` null: each lookup is done when the edge starts.
+  CachingCommandRunner(std::unique_ptr<CommandRunner> inner, BuildCache* cache, std::unique_ptr<LookupPool> lookups)
+      : inner_(std::move(inner)), cache_(cache), lookups_(std::move(lookups)) {}
 
-  size_t CanRunMore() const override { return inner_->CanRunMore(); }
+  // An edge being looked up holds a slot: if it misses it runs on it.
+  size_t CanRunMore() const override {
+    size_t room = inner_->CanRunMore();
+    size_t held = lookups_ ? lookups_->in_flight() : 0;
+    return room > held ? room - held : 0;
+  }
   bool StartCommand(Edge* edge) override {
-    Result hit;
-    if (!cache_->TryRestore(edge, &hit.output)) return inner_->StartCommand(edge);
-    hit.edge = edge;
-    hit.status = kExitSuccess;
-    restored_.push_back(std::move(hit));
-    return true;
+    auto restore = std::make_unique<BuildCache::Restore>();
+    if (!cache_->Prepare(edge, restore.get())) return inner_->StartCommand(edge);
+    if (lookups_) {
+      lookups_->Submit(std::move(restore));
+      return true;
+    }
+    cache_->Fetch(restore.get());
+    return Collect(*restore);
   }
   bool WaitForCommand(Result* result) override {
+    // Lookups first: each ends in a result (a hit) or a start (a miss).
+    while (restored_.empty() && lookups_ && lookups_->in_flight() > 0) {
+      std::unique_ptr<BuildCache::Restore> done = lookups_->WaitForOne();
+      if (!Collect(*done)) {
+        result->edge = done->edge;  // the miss could not start (the runner said why)
+        result->status = kExitFailure;
+        return true;
+      }
+    }
     if (!restored_.empty()) {
       *result = std::move(restored_.front());
       restored_.pop_front();
@@ -107,32 +201,55 @@ class CachingCommandRunner : public CommandRunner {
     if (result->edge && result->success()) cache_->Store(result->edge, result->output);
     return true;
   }
-  std::vector<Edge*> GetActiveEdges() override { return inner_->GetActiveEdges(); }
+  std::vector<Edge*> GetActiveEdges() override {
+    std::vector<Edge*> edges = inner_->GetActiveEdges();
+    if (lookups_)
+      for (Edge* edge : lookups_->Edges()) edges.push_back(edge);
+    return edges;
+  }
   pid_t ProcessGroupOf(const Edge* edge) const override { return inner_->ProcessGroupOf(edge); }
   void Abort() override {
+    // No output is written behind the builder's cleanup.
+    while (lookups_ && lookups_->in_flight() > 0) lookups_->WaitForOne();
     restored_.clear();
     inner_->Abort();
   }
 
  private:
+  // A fetched restore: a hit's result is queued, a miss starts.
+  bool Collect(const BuildCache::Restore& restore) {
+    Result hit;
+    if (!cache_->Finish(restore, &hit.output)) return inner_->StartCommand(restore.edge);
+    hit.edge = restore.edge;
+    hit.status = kExitSuccess;
+    hit.cached = true;
+    restored_.push_back(std::move(hit));
+    return true;
+  }
+
   std::unique_ptr<CommandRunner> inner_;
   BuildCache* cache_;
+  std::unique_ptr<LookupPool> lookups_;
   std::deque<Result> restored_;  // hits not yet handed to the builder
 };
 
 }  // namespace
 
-BuildCache::BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& options, StateFile* state_file)
-    : store_(std::move(store)), options_(options), mapper_(options.cache_base_dir), state_file_(state_file) {}
+BuildCache::BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& options)
+    : store_(std::move(store)), options_(options), mapper_(options.cache_base_dir) {}
 
 BuildCache::~BuildCache() {
   // The size limit is kept by the build that added bytes.
-  if (bytes_stored_ > 0)
+  if (counts_.bytes_stored > 0)
     if (auto* directory = dynamic_cast<DirectoryCacheStore*>(store_.get())) directory->Trim();
 }
 
-std::unique_ptr<CommandRunner> BuildCache::Wrap(std::unique_ptr<CommandRunner> inner) {
-  return std::unique_ptr<CommandRunner>(new CachingCommandRunner(std::move(inner), this));
+std::unique_ptr<CommandRunner> BuildCache::Wrap(std::unique_ptr<CommandRunner> inner, bool may_defer) {
+  // A server's round trips are worth overlapping; a directory's reads are not.
+  std::unique_ptr<LookupPool> lookups;
+  if (may_defer && dynamic_cast<HttpCacheStore*>(store_.get()))
+    lookups.reset(new LookupPool(this, kLookupThreads));
+  return std::unique_ptr<CommandRunner>(new CachingCommandRunner(std::move(inner), this, std::move(lookups)));
 }
 
 std::string BuildCache::FirstKey(const Edge* edge) {
@@ -152,34 +269,52 @@ std::string BuildCache::FirstKey(const Edge* edge) {
 }
 
 bool BuildCache::TryRestore(Edge* edge, std::string* output) {
+  Restore restore;
+  if (!Prepare(edge, &restore)) return false;
+  Fetch(&restore);
+  return Finish(restore, output);
+}
+
+bool BuildCache::Prepare(Edge* edge, Restore* restore) {
   if (failed_ || !IsCacheable(edge, options_.cache_rules)) return false;
-  std::string first_key = FirstKey(edge);
+  restore->edge = edge;
+  restore->first_key = FirstKey(edge);
+  for (const Node* node : edge->outputs) restore->outputs.emplace_back(node->path);
+  restore->depfile = edge->GetUnescapedDepfile();
+  restore->msvc = edge->GetBinding(Rule::kDeps) == "msvc";
+  if (restore->msvc) {
+    restore->msvc_prefix = edge->GetBinding(Rule::kMsvcDepsPrefix);
+    if (restore->msvc_prefix.empty()) restore->msvc_prefix = "Note: including file:";
+  }
+  return true;
+}
+
+void BuildCache::Fetch(Restore* restore) {
   CacheEntry entry;
   std::vector<FileHash> deps;
   std::vector<std::string> blobs;
   std::string log;
-  if (!LookUp(first_key, &entry, &deps, &blobs, &log) || !WriteOutputs(edge, entry, blobs)) {
-    ++misses_;
-    running_[edge] = Running{first_key, NowNanos()};
-    RecordCached(edge, false);
+  if (!LookUp(restore->first_key, &entry, &deps, &blobs, &log) || !WriteOutputs(*restore, entry, blobs)) return;
+  std::string deps_text = RestoredDepsText(*restore, deps);
+  if (restore->msvc) {
+    restore->output = deps_text + log;  // /showIncludes lines first, as cl prints them
+  } else {
+    if (!restore->depfile.empty() && !WriteAtomically(restore->depfile, deps_text, false)) return;
+    restore->output = log;
+  }
+  restore->hit = true;
+  for (const std::string& blob : blobs) restore->bytes += static_cast<int64_t>(blob.size());
+}
+
+bool BuildCache::Finish(const Restore& restore, std::string* output) {
+  if (!restore.hit) {
+    ++counts_.misses;
+    running_[restore.edge] = Running{restore.first_key, NowNanos()};
     return false;
   }
-  bool is_depfile = false;
-  std::string deps_text = RestoredDepsText(edge, deps, &is_depfile);
-  if (is_depfile) {
-    if (!WriteAtomically(edge->GetUnescapedDepfile(), deps_text, false)) {
-      ++misses_;
-      running_[edge] = Running{first_key, NowNanos()};
-      RecordCached(edge, false);
-      return false;
-    }
-    *output = log;
-  } else {
-    *output = deps_text + log;  // /showIncludes lines first, as cl prints them
-  }
-  ++hits_;
-  RecordCached(edge, true);
-  for (const std::string& blob : blobs) bytes_restored_ += static_cast<int64_t>(blob.size());
+  *output = restore.output;
+  ++counts_.hits;
+  counts_.bytes_restored += restore.bytes;
   return true;
 }
 
@@ -214,28 +349,24 @@ bool BuildCache::LookUp(const std::string& first_key, CacheEntry* entry, std::ve
   return false;
 }
 
-bool BuildCache::WriteOutputs(Edge* edge, const CacheEntry& entry, const std::vector<std::string>& blobs) {
-  if (entry.outputs.size() != edge->outputs.size()) return false;
+bool BuildCache::WriteOutputs(const Restore& restore, const CacheEntry& entry,
+                              const std::vector<std::string>& blobs) {
+  if (entry.outputs.size() != restore.outputs.size()) return false;
   for (size_t i = 0; i < entry.outputs.size(); ++i)
-    if (entry.outputs[i].path != mapper_.ToKeyPath(edge->outputs[i]->path)) return false;
+    if (entry.outputs[i].path != mapper_.ToKeyPath(restore.outputs[i])) return false;
   for (size_t i = 0; i < entry.outputs.size(); ++i) {
-    if (!WriteAtomically(std::string(edge->outputs[i]->path), blobs[i], entry.outputs[i].executable))
-      return false;
+    if (!WriteAtomically(restore.outputs[i], blobs[i], entry.outputs[i].executable)) return false;
   }
   return true;
 }
 
-std::string BuildCache::RestoredDepsText(const Edge* edge, const std::vector<FileHash>& deps, bool* is_depfile) {
+std::string BuildCache::RestoredDepsText(const Restore& restore, const std::vector<FileHash>& deps) const {
   std::string text;
-  if (edge->GetBinding(Rule::kDeps) == "msvc") {
-    std::string prefix = edge->GetBinding(Rule::kMsvcDepsPrefix);
-    if (prefix.empty()) prefix = "Note: including file:";
-    for (const FileHash& dep : deps) text += prefix + " " + mapper_.ToLocalPath(dep.first) + "\n";
-    *is_depfile = false;
+  if (restore.msvc) {
+    for (const FileHash& dep : deps) text += restore.msvc_prefix + " " + mapper_.ToLocalPath(dep.first) + "\n";
     return text;
   }
-  *is_depfile = !edge->GetUnescapedDepfile().empty();
-  text = DepfileEscape(std::string(edge->outputs[0]->path)) + ":";
+  text = DepfileEscape(restore.outputs[0]) + ":";
   for (const FileHash& dep : deps) text += " " + DepfileEscape(mapper_.ToLocalPath(dep.first));
   return text + "\n";
 }
@@ -285,7 +416,7 @@ void BuildCache::Store(Edge* edge, const std::string& output) {
     if (!ReadWhole(std::string(node->path), &bytes, &out.executable)) return;  // an output it did not write
     out.size = static_cast<int64_t>(bytes.size());
     if (!store_->PutBlob(bytes, &out.digest)) return Fail("storing " + out.path);
-    bytes_stored_ += out.size;
+    counts_.bytes_stored += out.size;
     entry.outputs.push_back(out);
   }
   entry.output_size = static_cast<int64_t>(log.size());
@@ -301,13 +432,6 @@ void BuildCache::Store(Edge* edge, const std::string& output) {
   if (!store_->PutAction(run.first_key, SerializeDepsManifest(manifest))) Fail("storing a manifest");
 }
 
-void BuildCache::RecordCached(const Edge* edge, bool cached) {
-  if (!state_file_) return;
-  std::string err;
-  // A state file that cannot be written costs the trace's mark, nothing else.
-  state_file_->Put(StateFile::Kind::kEdgeCached, edge->outputs[0]->path, cached ? "1" : "0", &err);
-}
-
 void BuildCache::Fail(const std::string& what) {
   failed_ = true;
   // The HTTP store warns about its server itself, once; the directory
@@ -317,9 +441,9 @@ void BuildCache::Fail(const std::string& what) {
 }
 
 std::string BuildCache::StatsLine() const {
-  return "build cache: " + std::to_string(hits_) + " hits, " + std::to_string(misses_) + " misses, " +
-         std::to_string(bytes_restored_) + " bytes restored, " + std::to_string(bytes_stored_) +
-         " bytes stored\n";
+  return "build cache: " + std::to_string(counts_.hits) + " hits, " + std::to_string(counts_.misses) +
+         " misses, " + std::to_string(counts_.bytes_restored) + " bytes restored, " +
+         std::to_string(counts_.bytes_stored) + " bytes stored\n";
 }
 
 }  // namespace ronin

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cache_counts.h"
 #include "cache_key.h"
 #include "cache_store.h"
 #include "ronin_options.h"
@@ -25,29 +26,54 @@
 namespace ronin {
 
 class CommandRunner;
-class StateFile;
 struct Edge;
 
 class BuildCache {
  public:
-  // `state_file` (may be null) gets a kEdgeCached record per cacheable
-  // edge: whether it was restored, for -t trace.
-  BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& options, StateFile* state_file);
+  // A restored edge's runner result says `cached` (the builder records it
+  // for -t trace and -t report with the run's other outcomes).
+  BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& options);
   ~BuildCache();
 
-  // A runner that serves hits itself and passes misses to `inner`.
-  std::unique_ptr<CommandRunner> Wrap(std::unique_ptr<CommandRunner> inner);
+  // A runner that serves hits itself and passes misses to `inner`. With
+  // `may_defer` (the builder has no jobserver or memory admission that
+  // must see a command start at once), lookups on an HTTP store run on
+  // worker threads, several at a time: a cacheable edge holds one of
+  // `inner`'s slots while it is looked up, and starts on it if it misses.
+  std::unique_ptr<CommandRunner> Wrap(std::unique_ptr<CommandRunner> inner, bool may_defer = false);
 
   // Before `edge` runs: true if it was restored from the cache, with
   // *output what the command printed (for msvc deps, preceded by its
   // /showIncludes lines, which the builder filters as after a run).
   bool TryRestore(Edge* edge, std::string* output);
+
+  // TryRestore in three steps, so that the middle one (the store's round
+  // trips and the output writes) may run on another thread: Prepare reads
+  // what it needs of the graph (false: not cacheable), Fetch touches only
+  // the Restore, the store and the files, Finish counts and records.
+  struct Restore {
+    Edge* edge = nullptr;
+    std::string first_key;
+    std::vector<std::string> outputs;  // paths, as the manifest names them
+    std::string depfile;               // "" if none
+    bool msvc = false;
+    std::string msvc_prefix;
+    // Fetch's result.
+    bool hit = false;
+    std::string output;  // what the command printed (see TryRestore)
+    int64_t bytes = 0;   // restored
+  };
+  bool Prepare(Edge* edge, Restore* restore);
+  void Fetch(Restore* restore);
+  bool Finish(const Restore& restore, std::string* output);
   // After `edge` ran successfully and printed `output` (unfiltered).
   void Store(Edge* edge, const std::string& output);
 
   // "-d stats": hits, misses and bytes.
   std::string StatsLine() const;
-  int hits() const { return hits_; }
+  int hits() const { return counts_.hits; }
+  // Live counts, for the status views.
+  const CacheCounts& counts() const { return counts_; }
 
  private:
   std::string FirstKey(const Edge* edge);
@@ -57,27 +83,22 @@ class BuildCache {
                       std::vector<FileHash>* deps, std::string* filtered_output);
   bool LookUp(const std::string& first_key, CacheEntry* entry, std::vector<FileHash>* deps,
               std::vector<std::string>* blobs, std::string* log);
-  bool WriteOutputs(Edge* edge, const CacheEntry& entry, const std::vector<std::string>& blobs);
-  std::string RestoredDepsText(const Edge* edge, const std::vector<FileHash>& deps, bool* is_depfile);
+  bool WriteOutputs(const Restore& restore, const CacheEntry& entry, const std::vector<std::string>& blobs);
+  std::string RestoredDepsText(const Restore& restore, const std::vector<FileHash>& deps) const;
   // A store that failed: one warning, and the cache is off for the rest.
   void Fail(const std::string& what);
-  void RecordCached(const Edge* edge, bool cached);
 
   std::unique_ptr<CacheStore> store_;
   const RoninOptions& options_;
   BaseDirMapper mapper_;
   FileHasher hasher_;
-  StateFile* state_file_;
   struct Running {
     std::string first_key;
     int64_t start_ns;  // wall clock when it started
   };
   std::map<const Edge*, Running> running_;  // misses now running
   bool failed_ = false;
-  int hits_ = 0;
-  int misses_ = 0;
-  int64_t bytes_restored_ = 0;
-  int64_t bytes_stored_ = 0;
+  CacheCounts counts_;
 };
 
 }  // namespace ronin

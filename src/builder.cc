@@ -232,7 +232,8 @@ ExitStatus Builder::Build(std::string* err) {
       runner_.reset(new DryRunCommandRunner);
     else
       runner_.reset(new RealCommandRunner(config_, jobserver_, status_, remote_.get()));
-    if (cache_ && !config_.dry_run) runner_ = cache_->Wrap(std::move(runner_));
+    // Lookups may hold a slot and start later unless a start must be seen at once.
+    if (cache_ && !config_.dry_run) runner_ = cache_->Wrap(std::move(runner_), !jobserver_ && !memory_);
   }
   status_->BuildStarted();
 
@@ -395,8 +396,9 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
   // Restat: outputs a restat command left untouched are clean, and so may be
   // what depends on them.
   TimeStamp record_mtime = 0;
-  // What -t trace will show of this run (the cache's restore sets .cached).
+  // What -t trace will show of this run.
   EdgeOutcome outcome{-1, static_cast<int>(start_time), static_cast<int>(end_time), result->peak_rss_bytes};
+  outcome.cached = result->cached;
   if (!config_.dry_run) {
     bool restat = edge->GetBindingBool(Rule::kRestat);
     bool generator = edge->GetBindingBool(Rule::kGenerator);

@@ -36,6 +36,7 @@ class CommandRunner {
     ExitStatus status = kExitFailure;
     std::string output;
     int64_t peak_rss_bytes = -1;  // of the command's process tree; -1: unknown
+    bool cached = false;  // restored from the build cache (build_cache.h), not run
     bool success() const { return status == kExitSuccess; }
   };
   virtual ~CommandRunner() = default;

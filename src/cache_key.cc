@@ -61,9 +61,12 @@ std::string FileHasher::Digest(const std::string& path) {
   if (stat(path.c_str(), &st) != 0) return "missing";
   if (!S_ISREG(st.st_mode)) return "unreadable";
   int64_t mtime_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
-  auto it = known_.find(path);
-  if (it != known_.end() && it->second.mtime_ns == mtime_ns && it->second.size == st.st_size)
-    return it->second.digest;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = known_.find(path);
+    if (it != known_.end() && it->second.mtime_ns == mtime_ns && it->second.size == st.st_size)
+      return it->second.digest;
+  }
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return "unreadable";
   Sha256 hash;
@@ -77,6 +80,7 @@ std::string FileHasher::Digest(const std::string& path) {
   close(fd);
   if (got != 0) return "unreadable";
   std::string digest = hash.HexDigest();
+  std::lock_guard<std::mutex> lock(mutex_);
   known_[path] = Known{mtime_ns, st.st_size, digest};
   return digest;
 }

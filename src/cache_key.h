@@ -7,6 +7,7 @@
 #ifndef RONIN_CACHE_KEY_H_
 #define RONIN_CACHE_KEY_H_
 
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -45,6 +46,7 @@ class FileHasher {
     int64_t size;
     std::string digest;
   };
+  std::mutex mutex_;  // lookups hash discovered files on worker threads
   std::unordered_map<std::string, Known> known_;
 };
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "checksummed_text.h"
 #include "sha256.h"
 
 namespace ronin {
@@ -168,24 +169,20 @@ int64_t DirectoryCacheStore::Trim() {
 }
 
 std::string SerializeCacheEntry(const CacheEntry& entry) {
-  std::string text = kEntryHeader;
+  std::string body;
   for (const CacheEntry::Output& output : entry.outputs)
-    text += (output.executable ? "exe " : "out ") + output.digest + " " + std::to_string(output.size) + " " + output.path + "\n";
-  text += "log " + entry.output_digest + " " + std::to_string(entry.output_size) + "\n";
-  text += "sum " + Sha256Hex(text) + "\n";
-  return text;
+    body += (output.executable ? "exe " : "out ") + output.digest + " " + std::to_string(output.size) + " " + output.path + "\n";
+  body += "log " + entry.output_digest + " " + std::to_string(entry.output_size) + "\n";
+  return WithChecksum(kEntryHeader, body);
 }
 
 bool ParseCacheEntry(std::string_view text, CacheEntry* entry, std::string* err) {
-  size_t sum_at = text.rfind("sum ");
-  if (text.substr(0, sizeof kEntryHeader - 1) != kEntryHeader || sum_at == std::string_view::npos ||
-      text.size() != sum_at + 4 + 64 + 1 || text.back() != '\n' ||
-      text.substr(sum_at + 4, 64) != Sha256Hex(text.substr(0, sum_at))) {
+  std::string_view rest;
+  if (!ChecksummedBody(text, kEntryHeader, &rest)) {
     *err = "damaged cache entry";
     return false;
   }
   CacheEntry parsed;
-  std::string_view rest = text.substr(sizeof kEntryHeader - 1, sum_at - (sizeof kEntryHeader - 1));
   for (;;) {
     CacheEntry::Output output;
     if (TakeWord(&rest, "exe ")) {

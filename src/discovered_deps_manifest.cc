@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "checksummed_text.h"
 #include "sha256.h"
 
 namespace ronin {
@@ -29,25 +30,21 @@ void DepsManifest::AddRun(const std::vector<FileHash>& run) {
 }
 
 std::string SerializeDepsManifest(const DepsManifest& manifest) {
-  std::string text = kHeader;
+  std::string body;
   for (const std::vector<FileHash>& run : manifest.runs) {
-    text += "run " + std::to_string(run.size()) + "\n";
-    for (const FileHash& file : run) text += "dep " + file.second + " " + file.first + "\n";
+    body += "run " + std::to_string(run.size()) + "\n";
+    for (const FileHash& file : run) body += "dep " + file.second + " " + file.first + "\n";
   }
-  text += "sum " + Sha256Hex(text) + "\n";
-  return text;
+  return WithChecksum(kHeader, body);
 }
 
 bool ParseDepsManifest(std::string_view text, DepsManifest* manifest, std::string* err) {
-  size_t sum_at = text.rfind("sum ");
-  if (text.substr(0, sizeof kHeader - 1) != kHeader || sum_at == std::string_view::npos ||
-      text.size() != sum_at + 4 + 64 + 1 || text.back() != '\n' ||
-      text.substr(sum_at + 4, 64) != Sha256Hex(text.substr(0, sum_at))) {
+  std::string_view rest;
+  if (!ChecksummedBody(text, kHeader, &rest)) {
     *err = "damaged cache manifest";
     return false;
   }
   DepsManifest parsed;
-  std::string_view rest = text.substr(sizeof kHeader - 1, sum_at - (sizeof kHeader - 1));
   std::string_view line;
   while (TakeLine(&rest, &line)) {
     size_t count = 0;

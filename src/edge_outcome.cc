@@ -83,6 +83,13 @@ bool EdgeOutcome::Parse(std::string_view payload, EdgeOutcome* outcome) {
   return outcome->build >= 0 && (outcome->start_ms >= 0) == (outcome->end_ms >= 0);
 }
 
+bool FindRunOutcome(const StateFile& file, std::string_view first_output, int start_ms, int end_ms,
+                    EdgeOutcome* outcome) {
+  const std::string* payload = file.Find(StateFile::Kind::kEdgeOutcome, first_output);
+  return payload && EdgeOutcome::Parse(*payload, outcome) && outcome->start_ms == start_ms &&
+         outcome->end_ms == end_ms;
+}
+
 EdgeOutcomeRecorder::EdgeOutcomeRecorder(StateFile* file)
     : file_(file),
       build_(std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -16,8 +16,8 @@
 //                         (--content-hash's early cutoff)
 //   skipped=content_hash  (kEdgeSkip) not run: its mtimes said out of date, its inputs'
 //                         content said not (--content-hash)
-//   cached=1              its outputs came from the cache store (reserved
-//                         for the cache: set EdgeOutcome::cached)
+//   cached=1              its outputs were restored from the build cache
+//                         (--cache), not made by running it
 #ifndef RONIN_EDGE_OUTCOME_H_
 #define RONIN_EDGE_OUTCOME_H_
 
@@ -44,6 +44,12 @@ struct EdgeOutcome {
   // False if the payload has no build field or a malformed known field.
   static bool Parse(std::string_view payload, EdgeOutcome* outcome);
 };
+
+// The outcome recorded by the very run a .ninja_log line describes (same
+// first output, start and end): false if there is none, so a record left by
+// an earlier run of the edge is never taken for a later one's.
+bool FindRunOutcome(const StateFile& file, std::string_view first_output, int start_ms, int end_ms,
+                    EdgeOutcome* outcome);
 
 // Records outcomes as the build goes (the scan's skips, the builder's
 // finished commands), each tagged with this run's start.

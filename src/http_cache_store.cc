@@ -12,7 +12,7 @@ namespace {
 // Action entries are a few lines per output; anything bigger is not one.
 constexpr size_t kMaxActionBytes = 16 << 20;
 // Connections kept open beyond the upload threads' (for reads).
-constexpr size_t kExtraIdleConnections = 2;
+constexpr size_t kExtraIdleConnections = 4;  // the build cache's lookup threads (build_cache.cc)
 
 }  // namespace
 

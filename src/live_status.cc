@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "cache_counts.h"
 #include "graph.h"
 #include "line_printer.h"
 #include "util.h"
@@ -106,6 +107,12 @@ void LiveStatus::BuildEdgeFinished(const Edge* edge, int64_t start_time_millis, 
   if (had_block && block_lines_ == 0) Draw();  // printed above it: back at once
 }
 
+void LiveStatus::SetCacheCounts(const CacheCounts* counts) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  cache_counts_ = counts;
+  classic_.SetCacheCounts(counts);
+}
+
 void LiveStatus::BuildEdgeOutputSoFar(const Edge* edge, const std::string& output) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (Job& job : jobs_) {
@@ -149,7 +156,12 @@ void LiveStatus::Draw() {
     job.description = Printable(job.description);
     job.printable = true;
   }
-  std::vector<std::string> lines = BlockLines(jobs_, MonotonicMillis(), size.ws_col, size.ws_row);
+  int rows = cache_counts_ ? size.ws_row - 1 : size.ws_row;  // a row kept for the cache's
+  std::vector<std::string> lines = BlockLines(jobs_, MonotonicMillis(), size.ws_col, rows);
+  if (cache_counts_ && !lines.empty()) {
+    std::string line = CacheLine(cache_counts_->hits, cache_counts_->misses, cache_counts_->bytes_restored);
+    lines.push_back(ElideMiddle(line, static_cast<size_t>(size.ws_col) - 1));
+  }
   if (lines.empty()) {
     Erase();
     return;
@@ -198,6 +210,16 @@ std::vector<std::string> LiveStatus::BlockLines(const std::vector<Job>& jobs, in
   if (shown < jobs.size())
     lines.push_back(ElideMiddle("  ... and " + std::to_string(jobs.size() - shown) + " more", width));
   return lines;
+}
+
+std::string LiveStatus::CacheLine(int hits, int misses, int64_t bytes_restored) {
+  std::string line = "  build cache: " + std::to_string(hits) + (hits == 1 ? " hit, " : " hits, ") +
+                     std::to_string(misses) + (misses == 1 ? " miss" : " misses");
+  if (bytes_restored >= 10 << 20)
+    line += StringPrintf(", %.1f MiB restored", bytes_restored / 1048576.0);
+  else if (bytes_restored > 0)
+    line += StringPrintf(", %.1f KiB restored", bytes_restored / 1024.0);
+  return line;
 }
 
 std::string LiveStatus::LastLine(const std::string& output) {

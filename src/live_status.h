@@ -6,6 +6,9 @@
 // block is erased when the build ends, so the final screen is the classic
 // one, followed by a recap of the failed edges if any failed.
 //
+// With --cache, the block ends with a row of the build cache's counts so far
+// (hits, misses, bytes restored), drawn while commands run.
+//
 // The view is chosen once at start-up (NewStatus): on anything but a smart
 // terminal at normal verbosity the option changes nothing.
 #ifndef RONIN_LIVE_STATUS_H_
@@ -38,6 +41,7 @@ class LiveStatus : public StatusForwarder {
                          ExitStatus exit_code, const std::string& output) override;
   void BuildStarted() override;
   void BuildFinished() override;
+  void SetCacheCounts(const CacheCounts* counts) override;
   bool WantsRunningOutput() const override { return true; }
   void BuildEdgeOutputSoFar(const Edge* edge, const std::string& output) override;
 
@@ -54,6 +58,8 @@ class LiveStatus : public StatusForwarder {
   };
   static std::vector<std::string> BlockLines(const std::vector<Job>& jobs, int64_t now_millis,
                                              int columns, int rows);
+  // The build cache's row: "  build cache: H hits, M misses, B restored".
+  static std::string CacheLine(int hits, int misses, int64_t bytes_restored);
   // The last non-blank line of `output`, without colours or control characters.
   static std::string LastLine(const std::string& output);
 
@@ -72,6 +78,7 @@ class LiveStatus : public StatusForwarder {
   int console_jobs_ = 0;  // a console job owns the terminal: no block
   int columns_ = 0, rows_ = 0;  // the terminal's size at the last draw
   std::vector<std::string> failures_;
+  const CacheCounts* cache_counts_ = nullptr;
 };
 
 }  // namespace ronin

@@ -246,7 +246,9 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
   // --jobserver-pool: only now that commands will run (no FIFO for nothing).
   if (!jobserver) jobserver = StartJobserverPool(config_);
   builder.SetJobserver(jobserver.get());
+  if (cache) status->SetCacheCounts(&cache->counts());
   ExitStatus exit_status = builder.Build(&err);
+  status->SetCacheCounts(nullptr);  // the cache goes with this function
   if (cache && g_metrics) printf("%s", cache->StatsLine().c_str());
   FinishLogUpgrade();
   if (exit_status != kExitSuccess) {
@@ -264,7 +266,7 @@ std::unique_ptr<BuildCache> NinjaMain::OpenBuildCache() {
     Warning("build cache: %s; building without it", err.c_str());
     return nullptr;
   }
-  return std::unique_ptr<BuildCache>(new BuildCache(std::move(store), config_.ronin, &state_file_));
+  return std::unique_ptr<BuildCache>(new BuildCache(std::move(store), config_.ronin));
 }
 
 void NinjaMain::FinishLogUpgrade() {

@@ -6,13 +6,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <mutex>
+#include <unordered_map>
+
 #include "cache_key.h"
 
 namespace ronin {
 namespace {
 
 // The executable file `word` names, resolved to its real path; empty if none.
-std::string ResolveProgram(const std::string& word) {
+std::string ResolveProgramUncached(const std::string& word) {
   std::string candidate;
   if (word.find('/') != std::string::npos) {
     candidate = word;
@@ -37,6 +40,23 @@ std::string ResolveProgram(const std::string& word) {
     return "";
   char resolved[PATH_MAX];
   return realpath(candidate.c_str(), resolved) ? resolved : candidate;
+}
+
+// ResolveProgram once per word and process: every cacheable command is
+// keyed twice (before it runs and when it is stored), each time walking
+// PATH for its leading words, and most commands of a build share them.
+// PATH does not change during a build; a program replaced in place keeps
+// its path and changes its digest, which FileHasher sees. A path (a word
+// with '/') that names nothing yet is looked at again: the build may make it.
+std::string ResolveProgram(const std::string& word) {
+  static std::mutex mutex;
+  static auto* resolved = new std::unordered_map<std::string, std::string>;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = resolved->find(word);
+  if (found != resolved->end()) return found->second;
+  std::string program = ResolveProgramUncached(word);
+  if (!program.empty() || word.find('/') == std::string::npos) resolved->emplace(word, program);
+  return program;
 }
 
 }  // namespace

@@ -40,6 +40,7 @@ svg rect.folded { fill: #b8c2cc; }
 svg rect.critical { fill: #d62728; stroke: #7f1d1d; stroke-width: .5; }
 svg path.critical-wait { stroke: #d62728; stroke-width: 1.5; stroke-dasharray: 4 3; fill: none; }
 svg path.parallelism { fill: #4c78a8; fill-opacity: .75; }
+.cached { font-size: .8em; color: #087443; border: 1px solid #087443; border-radius: 3px; padding: 0 .3em; margin-left: .5em; }
 .slower { color: #b42318; } .faster { color: #087443; }
 </style>
 )";
@@ -49,7 +50,14 @@ std::string Td(const std::string& text, const char* css_class = nullptr) {
                    : "<td>" + text + "</td>";
 }
 
-std::string PathCell(std::string_view path) { return Td(HtmlEscape(path), "path"); }
+bool IsCached(const BuildReport& report, size_t job) { return job < report.cached.size() && report.cached[job]; }
+
+// A job's output, marked when the build cache restored it rather than ran it.
+std::string JobPathCell(const BuildReport& report, size_t job) {
+  std::string text = HtmlEscape(report.jobs[job].outputs.front());
+  if (IsCached(report, job)) text += "<span class=\"cached\" title=\"restored from the build cache\">cached</span>";
+  return Td(text, "path");
+}
 
 int64_t TotalCommandTime(const BuildReport& report) {
   int64_t total = 0;
@@ -69,6 +77,8 @@ void AppendSummary(const BuildReport& report, std::string* html) {
   item("Time in commands", FormatDuration(busy));
   item("Average parallelism", wall > 0 ? StringPrintf("%.2f", double(busy) / wall) : "-");
   item("Peak parallelism", std::to_string(report.slots.slot_count));
+  size_t cached = std::count(report.cached.begin(), report.cached.end(), true);
+  if (cached > 0) item("Restored from the build cache", std::to_string(cached) + " commands");
   item("Critical path", FormatDuration(report.critical_path.total_ms) + " in " +
                             std::to_string(report.critical_path.jobs.size()) + " commands");
   *html += "</dl>\n";
@@ -91,7 +101,7 @@ void AppendLegend(const BuildReport& report, std::string* html) {
 std::string JobRow(const BuildReport& report, size_t job, const std::string& extra = "",
                    const std::string& leading = "") {
   const LoggedJob& entry = report.jobs[job];
-  return "<tr>" + leading + PathCell(entry.outputs.front()) + Td(HtmlEscape(report.rules[job])) +
+  return "<tr>" + leading + JobPathCell(report, job) + Td(HtmlEscape(report.rules[job])) +
          Td(FormatDuration(entry.start_ms - report.start_ms()), "n") +
          Td(FormatDuration(entry.duration_ms()), "n") + extra + "</tr>\n";
 }

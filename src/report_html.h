@@ -28,6 +28,7 @@ struct BuildReport {
   std::vector<LoggedJob> jobs;           // the build's commands
   std::vector<std::string_view> rules;   // each job's rule
   std::vector<int> earlier_ms;           // each job's earlier duration, -1 if none
+  std::vector<bool> cached;              // each job restored from the build cache (may be empty)
   SlotLayout slots;
   CriticalPath critical_path;
   std::vector<RuleTotal> rule_totals;    // by total time, longest first

@@ -32,7 +32,7 @@ class StateFile {
     kEdgeResources = 3,  // scheduler: first output -> peak RSS etc. (payload owned by sched)
     kEdgeOutcome = 4,    // -t trace: first output -> what its last run showed (edge_outcome.h)
     kEdgeSkip = 5,       // -t trace: first output -> the build that last skipped it by content
-    kEdgeCached = 6,     // build cache: first output -> "1" restored from the cache, "0" ran
+    kEdgeCached = 6,     // obsolete (a restore is now EdgeOutcome's cached=1): no longer written or read
   };
 
   StateFile() = default;

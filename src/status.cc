@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cache_counts.h"
 #include "explain.h"
 #include "graph.h"
 #include "util.h"
@@ -248,6 +249,11 @@ std::string StatusPrinter::FormatProgressStatus(const char* format, int64_t time
       }
       case 'P':
         out += StringPrintf("%3i%%", static_cast<int>(100. * time_predicted_fraction_));
+        break;
+      case 'C':
+        // Without --cache, an unknown placeholder as in Ninja.
+        if (config_.ronin.cache.empty()) Fatal("unknown placeholder '%%%c' in $NINJA_STATUS", *s);
+        out += cache_counts_ ? cache_counts_->HitsOfLookups() : "0/0";
         break;
       default:
         Fatal("unknown placeholder '%%%c' in $NINJA_STATUS", *s);

@@ -16,6 +16,7 @@
 namespace ronin {
 
 class Explanations;
+struct CacheCounts;
 struct Edge;
 
 struct BuildConfig {
@@ -44,6 +45,9 @@ class Status {
   virtual void BuildFinished() = 0;
   // Where -d explain's reasons are found (none by default).
   virtual void SetExplanations(const Explanations*) {}
+  // With --cache: the build cache's live counts (null when the build has
+  // none open, e.g. -n), for %C and the live view.
+  virtual void SetCacheCounts(const CacheCounts*) {}
   // A view that shows running jobs' output as it comes says so; it then
   // hears, after each wait, the output a running job has printed so far.
   virtual bool WantsRunningOutput() const { return false; }
@@ -62,8 +66,10 @@ class StatusPrinter : public Status {
   void BuildStarted() override;
   void BuildFinished() override;
   void SetExplanations(const Explanations* explanations) override { explanations_ = explanations; }
+  void SetCacheCounts(const CacheCounts* counts) override { cache_counts_ = counts; }
 
-  // Expands NINJA_STATUS placeholders (%s %t %p ...); fatal on unknown ones.
+  // Expands NINJA_STATUS placeholders (%s %t %p ...); fatal on unknown ones
+  // (%C, the build cache's hits/lookups, is known only with --cache).
   std::string FormatProgressStatus(const char* format, int64_t time_millis) const;
 
   // For a view drawn below the status line (live_status.h): `hook` runs
@@ -99,6 +105,7 @@ class StatusPrinter : public Status {
 
   const BuildConfig& config_;
   const Explanations* explanations_ = nullptr;
+  const CacheCounts* cache_counts_ = nullptr;
   LinePrinter printer_;
   const char* status_format_;
   int started_edges_ = 0, finished_edges_ = 0, total_edges_ = 0, running_edges_ = 0;

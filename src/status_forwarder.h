@@ -48,6 +48,10 @@ class StatusForwarder : public Status {
     Guard guard(mutex_);
     inner_->SetExplanations(explanations);
   }
+  void SetCacheCounts(const CacheCounts* counts) override {
+    Guard guard(mutex_);
+    inner_->SetCacheCounts(counts);
+  }
   bool WantsRunningOutput() const override { return inner_->WantsRunningOutput(); }
   void BuildEdgeOutputSoFar(const Edge* edge, const std::string& output) override {
     Guard guard(mutex_);

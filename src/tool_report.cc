@@ -8,10 +8,12 @@
 
 #include "build_history.h"
 #include "critical_path.h"
+#include "edge_outcome.h"
 #include "graph.h"
 #include "job_slots.h"
 #include "ninja_main.h"
 #include "report_html.h"
+#include "state_file.h"
 #include "tool_common.h"
 #include "util.h"
 
@@ -43,6 +45,16 @@ BuildReport GatherReport(NinjaMain* ninja, const BuildHistory& history) {
   for (const Edge* edge : edges)
     report.rules.push_back(edge ? edge->rule->name() : std::string_view("(not in manifest)"));
   report.earlier_ms = history.EarlierDurations(report.jobs);
+  // Which commands the build cache restored, from ronin's own record of
+  // those very runs (a damaged or missing file: none marked).
+  StateFile state_file;
+  std::string state_err;
+  state_file.LoadReadOnly(ninja->StateFilePath(), &state_err);
+  for (const LoggedJob& job : report.jobs) {
+    EdgeOutcome outcome;
+    report.cached.push_back(FindRunOutcome(state_file, job.outputs.front(), job.start_ms, job.end_ms, &outcome) &&
+                            outcome.cached);
+  }
   report.slots = AssignSlots(report.jobs);
   report.critical_path = FindCriticalPath(ninja->state_, report.jobs, edges);
   Summarise(&report);

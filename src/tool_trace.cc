@@ -43,23 +43,11 @@ RecordedOutcomes MatchOutcomes(const StateFile& file, const std::vector<LoggedJo
   result.storage.reserve(jobs.size());
   int64_t newest_build = -1;
   for (size_t i = 0; i < jobs.size(); ++i) {
-    const std::string* payload = file.Find(StateFile::Kind::kEdgeOutcome, jobs[i].outputs.front());
     EdgeOutcome outcome;
-    if (!payload || !EdgeOutcome::Parse(*payload, &outcome)) continue;
-    if (outcome.start_ms != jobs[i].start_ms || outcome.end_ms != jobs[i].end_ms) continue;
+    if (!FindRunOutcome(file, jobs[i].outputs.front(), jobs[i].start_ms, jobs[i].end_ms, &outcome)) continue;
     newest_build = std::max(newest_build, outcome.build);
     matched[i] = result.storage.size();
     result.storage.push_back(outcome);
-  }
-  // The build cache (--cache) marks what it restored in a record of its own.
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    const std::string* cached = file.Find(StateFile::Kind::kEdgeCached, jobs[i].outputs.front());
-    if (!cached || *cached != "1") continue;
-    if (matched[i] == SIZE_MAX) {
-      matched[i] = result.storage.size();
-      result.storage.emplace_back();
-    }
-    result.storage[matched[i]].cached = true;
   }
   for (size_t i = 0; i < jobs.size(); ++i)
     if (matched[i] != SIZE_MAX) result.of_job[i] = &result.storage[matched[i]];

@@ -293,21 +293,36 @@ class CacheBuild(Scenario):
     (deps = gcc) are cacheable; links, stamps and actions are not and run
     as usual. `warm`: the cache holds every compile (the warm-up round fills
     it); otherwise it is emptied before each run (cost of looking up and
-    storing). Outputs are removed with `-t clean` of the reference, untimed."""
+    storing). `backend`: "dir" (--cache=DIR), "http" (a local nginx with
+    WebDAV PUT, tests/blackbox/nginx_cache.py) or "off" (ours without
+    --cache: the base the cold-cache overhead is measured against).
+    Outputs are removed with `-t clean` of the reference, untimed."""
 
     cleaner = None  # set by main(): the reference binary
 
-    def __init__(self, *args, warm=True, **kwargs):
+    def __init__(self, *args, warm=True, backend="dir", **kwargs):
         super().__init__(*args, **kwargs)
         self.warm = warm
+        self.backend = backend
+        self.nginx = None
 
     def prepare(self, workdir, cleaner):
         self.cleaner = cleaner
         self.dir = os.path.join(workdir, "ronin-cache-" + self.name)
-        self.env = {"RONIN_FLAGS": "--cache=" + self.dir}
+        if self.backend == "off":
+            self.env = {}
+        elif self.backend == "http":
+            sys.path.insert(0, os.path.join(REPO, "tests", "blackbox"))
+            import nginx_cache
+            shutil.rmtree(self.dir, ignore_errors=True)
+            self.nginx = nginx_cache.Nginx(self.dir)
+            self.nginx.start()
+            self.env = {"RONIN_FLAGS": "--cache=" + self.nginx.url}
+        else:
+            self.env = {"RONIN_FLAGS": "--cache=" + self.dir}
 
     def cache_dir(self, tree):
-        return self.dir
+        return os.path.join(self.dir, "www", "cache") if self.nginx else self.dir
 
     def setup(self, tree):
         subprocess.run([self.cleaner, "-t", "clean"], cwd=tree["bdir"], stdout=subprocess.DEVNULL,
@@ -315,9 +330,14 @@ class CacheBuild(Scenario):
         remove_logs(tree["bdir"])
         if not self.warm:
             shutil.rmtree(self.cache_dir(tree), ignore_errors=True)
+            if self.nginx:
+                os.makedirs(self.cache_dir(tree), exist_ok=True)
 
     def finish(self, tree):
-        shutil.rmtree(self.cache_dir(tree), ignore_errors=True)
+        if self.nginx:
+            self.nginx.stop()
+            self.nginx = None
+        shutil.rmtree(self.dir, ignore_errors=True)
 
     def check(self, rc, out, tree):
         if rc != 0:
@@ -353,10 +373,16 @@ def scenarios():
              env={"RONIN_FLAGS": "--content-hash"}),
         Noop("noop-deps-ch", "deps", [], "noop-deps with RONIN_FLAGS=--content-hash (ref ignores it)",
              env={"RONIN_FLAGS": "--content-hash"}),
+        CacheBuild("cache-off", "cache", ["-j2"], "clean build -j2, deps tree; ours without --cache "
+                   "(cache-cold's base)", per_binary_tree=True, backend="off"),
         CacheBuild("cache-warm", "cache", ["-j2"], "clean build -j2, deps tree; ours --cache, warm",
                    per_binary_tree=True),
         CacheBuild("cache-cold", "cache", ["-j2"], "clean build -j2, deps tree; ours --cache, emptied each run",
                    per_binary_tree=True, warm=False),
+        CacheBuild("cache-warm-http", "cache", ["-j2"], "clean build -j2, deps tree; ours --cache=http:// "
+                   "(local nginx, WebDAV), warm", per_binary_tree=True, backend="http"),
+        CacheBuild("cache-cold-http", "cache", ["-j2"], "same, the nginx cache emptied each run",
+                   per_binary_tree=True, backend="http", warm=False),
         Makespan("makespan", "makespan", ["-j%d" % Makespan.JOBS],
                  "sleeping commands of heavy-tailed durations from clean, -j4, log of the last build present",
                  per_binary_tree=True),
@@ -685,6 +711,11 @@ def main(argv=None):
             entry["lower_bound"] = bound
             entry["notes"] = "wall / lower bound: " + ", ".join(
                 "%s %.2f" % (b, med(res[b]["wall"]) / bound) for b in bins)
+        if isinstance(sc, CacheBuild) and sc.backend != "off":
+            base = next((r for r in results if r["scenario"] == "cache-off"), None)
+            if base:
+                entry["notes"] = "ours / ours without --cache: %.2f" % (
+                    med(res["ours"]["wall"]) / base["ours"]["median_wall"])
         if sc.name == "chain":
             notes = probe_default_stack(sc, trees, bins)
             bad = ["%s %s" % (b, n) for b, n in notes.items() if n != "ok"]

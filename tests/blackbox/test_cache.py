@@ -3,8 +3,8 @@ cache_policy.*, discovered_deps_manifest.*, program_identity.*).
 
 The scenarios are written once (CacheScenarios) and run per backend: a
 backend says which --cache value to pass and how to damage what it stores.
-The directory backend runs here; an HTTP backend (nginx with WebDAV) plugs
-in by subclassing with its own Backend.
+The directory backend runs here; test_cache_nginx.py runs the same
+scenarios with nginx (WebDAV) as the backend.
 
 Compiles are counted by a launcher that logs each one, so "0 compiles"
 means no compiler ran, not just that ronin said so.
@@ -18,7 +18,6 @@ import threading
 import unittest
 
 from harness import NINJA, NinjaTestCase, REF_NINJA, run
-from nginx_cache import Nginx, find_nginx
 
 LOGGING_LAUNCHER = """#!/bin/sh
 echo "$*" >> "$COMPILE_LOG"
@@ -48,26 +47,6 @@ class DirectoryBackend:
 
     def stop(self):
         pass
-
-
-class NginxBackend(DirectoryBackend):
-    """--cache=http://...: a real nginx with WebDAV PUT on a loopback port."""
-
-    def __init__(self, root):
-        self.nginx = Nginx(os.path.join(root, "nginx"))
-        self.nginx.start()
-
-    def spec(self):
-        return self.nginx.url
-
-    def blob_files(self):
-        return glob.glob(self.nginx.file("cas", "*"))
-
-    def stop(self):
-        self.nginx.stop()
-
-
-SKIP_NO_NGINX = "SKIPPED: nginx not installed (apt-get install nginx)"
 
 
 def stats_line(stdout):
@@ -358,16 +337,6 @@ class CMakeCheckoutsTest(NinjaTestCase):
         self.build("B")
         users = sorted(line.split(" -c ")[-1].strip() for line in self.compiles())
         self.assertEqual(users, sorted(self.path("B/src/f%d.c" % i) for i in range(3, FILES, HEADERS)))
-
-
-@unittest.skipUnless(find_nginx(), SKIP_NO_NGINX)
-class NginxCacheTest(CacheScenarios, NinjaTestCase):
-    Backend = NginxBackend
-
-
-@unittest.skipUnless(find_nginx(), SKIP_NO_NGINX)
-class NginxCMakeCheckoutsTest(CMakeCheckoutsTest):
-    Backend = NginxBackend
 
 
 if __name__ == "__main__":

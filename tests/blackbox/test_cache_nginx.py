@@ -14,8 +14,9 @@ import test_cache
 NO_NGINX = "SKIPPED: nginx not installed (apt-get install nginx)"
 
 
-class NginxBackend:
-    """--cache=http://127.0.0.1:PORT/cache on a fresh nginx."""
+class NginxBackend(test_cache.DirectoryBackend):
+    """--cache=http://127.0.0.1:PORT/cache on a fresh nginx; blobs are
+    damaged as the directory backend damages them, in nginx's files."""
 
     def __init__(self, root):
         self.nginx = nginx_cache.Nginx(os.path.join(root, "nginx"))
@@ -25,15 +26,7 @@ class NginxBackend:
         return self.nginx.url
 
     def blob_files(self):
-        return glob.glob(os.path.join(self.nginx.dir, "www", "cache", "cas", "*"))
-
-    def corrupt_blobs(self):
-        """Flips the last byte of every blob nginx holds."""
-        for path in self.blob_files():
-            with open(path, "r+b") as f:
-                data = f.read()
-                f.seek(0)
-                f.write(data[:-1] + bytes([(data[-1] ^ 0xFF) if data else 0x41]))
+        return glob.glob(self.nginx.file("cas", "*"))
 
     def stop(self):
         self.nginx.stop()
@@ -51,6 +44,65 @@ class NginxCacheScenariosTest(test_cache.CacheScenarios, NinjaTestCase):
 @unittest.skipUnless(nginx_cache.find_nginx(), NO_NGINX)
 class NginxCMakeCheckoutsTest(test_cache.CMakeCheckoutsTest):
     Backend = NginxBackend
+
+
+@unittest.skipUnless(nginx_cache.find_nginx(), NO_NGINX)
+@unittest.skipUnless(shutil.which("gcc"), "SKIPPED: gcc not installed (apt-get install gcc)")
+class ParallelLookupsTest(NinjaTestCase):
+    """Lookups on a server run on worker threads, several at once, each
+    holding a -j slot: hits and misses mixed, with a link that needs them
+    all, give the objects a build without the cache gives."""
+    COUNT = 40
+
+    def setUp(self):
+        super().setUp()
+        self.backend = NginxBackend(self.dir)
+        self.addCleanup(self.backend.stop)
+        lines = ["rule cc\n  command = gcc -MD -MF $out.d -c $in -o $out\n  deps = gcc\n  depfile = $out.d\n"
+                 "rule ar\n  command = rm -f $out && ar rcD $out $in\n"]
+        for i in range(self.COUNT):
+            self.write("f%d.c" % i, '#include "h.h"\nint f%d(void) { return H + %d; }\n' % (i, i))
+            lines.append("build f%d.o: cc f%d.c\n" % (i, i))
+        lines.append("build lib.a: ar %s\n" % " ".join("f%d.o" % i for i in range(self.COUNT)))
+        self.write("h.h", "#define H 1\n")
+        self.write("build.ninja", "".join(lines))
+
+    def build(self, *args):
+        result = self.ninja("--cache=" + self.backend.spec(), "-d", "stats", *args)
+        self.assertEqual(result.returncode, 0, result)
+        self.assertEqual("", result.stderr)
+        return test_cache.hits_and_misses(result.stdout)
+
+    def outputs(self):
+        names = ["f%d.o" % i for i in range(self.COUNT)] + ["lib.a"]
+        return {name: self.read_bytes(name) for name in names}
+
+    def clean(self):
+        self.assertEqual(0, self.ninja("-t", "clean").returncode)
+        os.remove(self.path(".ninja_log"))
+
+    def test_mixed_hits_and_misses_match_a_plain_build(self):
+        self.assertEqual((0, self.COUNT), self.build("-j4"))
+        self.clean()
+        for i in range(0, self.COUNT, 4):  # every 4th source changes: a miss
+            self.write("f%d.c" % i, '#include "h.h"\nint f%d(void) { return H - %d; }\n' % (i, i))
+        misses = len(range(0, self.COUNT, 4))
+        self.assertEqual((self.COUNT - misses, misses), self.build("-j4"))
+        cached = self.outputs()
+        self.assertIn("no work to do", self.ninja().stdout)
+        # The same tree built without the cache.
+        self.clean()
+        self.assertEqual(0, self.ninja("-j4").returncode)
+        self.assertEqual(cached, self.outputs())
+        # And all hits now, at -j1 and -j8.
+        for jobs in ("-j1", "-j8"):
+            self.clean()
+            self.assertEqual((self.COUNT, 0), self.build(jobs))
+            self.assertEqual(cached, self.outputs())
+
+    def read_bytes(self, rel):
+        with open(self.path(rel), "rb") as f:
+            return f.read()
 
 
 @unittest.skipUnless(nginx_cache.find_nginx(), NO_NGINX)

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "cache_counts.h"
 #include "graph.h"
 #include "line_printer.h"
 #include "state.h"
@@ -272,6 +273,27 @@ TEST(StatusDeathTest, UnknownPlaceholderIsFatal) {
         status.FormatProgressStatus("[%X] ", 0);
       },
       testing::ExitedWithCode(1), "ninja: fatal: unknown placeholder '%X' in \\$NINJA_STATUS");
+}
+
+TEST_F(StatusTest, CachePlaceholderCountsHitsOfLookups) {
+  config_.ronin.cache = "/tmp/cache";
+  StatusPrinter* status = Printer(BuildConfig::Verbosity::kNoStatusUpdate);
+  EXPECT_EQ("[0/0]", status->FormatProgressStatus("[%C]", 0));  // no cache open (-n)
+  CacheCounts counts;
+  counts.hits = 3;
+  counts.misses = 2;
+  status->SetCacheCounts(&counts);
+  EXPECT_EQ("[3/5] 3/5", status->FormatProgressStatus("[%C] %C", 0));
+}
+
+TEST(StatusDeathTest, CachePlaceholderWithoutCacheIsUnknown) {
+  BuildConfig config;  // no --cache: as Ninja, which has no %C
+  EXPECT_EXIT(
+      {
+        StatusPrinter status(config);
+        status.FormatProgressStatus("[%C] ", 0);
+      },
+      testing::ExitedWithCode(1), "ninja: fatal: unknown placeholder '%C' in \\$NINJA_STATUS");
 }
 
 // --------------------------------------------------------------- ElideMiddle
