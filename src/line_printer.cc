@@ -12,8 +12,11 @@
 namespace ronin {
 
 std::string ElideMiddle(std::string_view text, size_t width) {
+  // No more bytes than columns: no more visible characters either.
+  if (text.size() <= width) return std::string(text);
   // Split into visible characters and zero-width escape sequences.
   std::vector<size_t> visible;  // byte offsets of visible characters
+  visible.reserve(text.size());
   for (size_t i = 0; i < text.size();) {
     size_t escape = AnsiEscapeLength(text, i);
     if (escape) {
@@ -67,13 +70,15 @@ void LinePrinter::Print(std::string text, LineType type) {
   }
   if (smart_terminal_) printf("\r");  // over the previous status line
   if (smart_terminal_ && type == ELIDE) {
-    if (before_new_line_) status_line_ = text;  // a view below may ask for it again
     winsize size;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col) text = ElideMiddle(text, size.ws_col);
-    printf("%s", text.c_str());
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col)
+      printf("%s", ElideMiddle(text, size.ws_col).c_str());
+    else
+      printf("%s", text.c_str());
     printf("\x1B[K");  // clear to the end of the line
     fflush(stdout);
     have_blank_line_ = false;
+    if (before_new_line_) status_line_ = std::move(text);  // a view below may ask for it again
   } else {
     printf("%s\n", text.c_str());
     fflush(stdout);

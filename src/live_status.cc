@@ -1,5 +1,6 @@
 #include "live_status.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -26,13 +27,59 @@ namespace {
 // Ten redraws a second: elapsed times move by a tenth of a second.
 constexpr std::chrono::milliseconds kRefreshInterval(100);
 
+bool IsControl(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
+
 // Text for one row of the block: no colours, no control characters.
 std::string Printable(std::string_view text) {
   std::string printable = StripAnsiEscapeCodes(text);
   for (char& c : printable) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+    if (IsControl(c)) c = ' ';
   }
   return printable;
+}
+
+// Printable(*text) in place; most descriptions have nothing to clean (an
+// escape code starts with a control character), so they are only scanned.
+void MakePrintable(std::string* text) {
+  if (std::any_of(text->begin(), text->end(), IsControl)) *text = Printable(*text);
+}
+
+// "%6.1fs " of the seconds since a job started, without printf's floating
+// point (this runs for every row of every redraw); halves round up.
+void AppendElapsed(int64_t millis, std::string* out) {
+  uint64_t tenths = (static_cast<uint64_t>(std::max<int64_t>(0, millis)) + 50) / 100;
+  char text[32];
+  char* end = text + sizeof(text);
+  char* begin = end;
+  *--begin = ' ';
+  *--begin = 's';
+  *--begin = static_cast<char>('0' + tenths % 10);
+  *--begin = '.';
+  uint64_t seconds = tenths / 10;
+  do {
+    *--begin = static_cast<char>('0' + seconds % 10);
+    seconds /= 10;
+  } while (seconds);
+  while (end - begin < 8) *--begin = ' ';  // right-aligned in 6, then "s "
+  out->append(begin, end);
+}
+
+// A row no wider than `width` columns. The rows have no escape codes, so
+// one that has no more bytes than that needs no eliding.
+void FitWidth(std::string* line, size_t width) {
+  if (line->size() > width) *line = ElideMiddle(*line, width);
+}
+
+// The block in one write(): on a terminal stdout is line buffered, so
+// stdio would flush (and copy byte by byte) at each of its newlines.
+void WriteToTerminal(const std::string& text) {
+  fflush(stdout);  // what the status line printed goes first
+  for (size_t done = 0; done < text.size();) {
+    ssize_t written = write(STDOUT_FILENO, text.data() + done, text.size() - done);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return;  // the terminal went away: nothing to show
+    done += static_cast<size_t>(written);
+  }
 }
 
 bool IsBlank(std::string_view line) {
@@ -88,14 +135,18 @@ void LiveStatus::BuildEdgeStarted(const Edge* edge, int64_t start_time_millis) {
   }
   classic_.BuildEdgeStarted(edge, start_time_millis);
   // The text the status line just showed; made printable only if drawn.
-  jobs_.push_back(Job{edge, MonotonicMillis(), classic_.TakeDescription(edge), std::string()});
+  jobs_.emplace_back();
+  Job& job = jobs_.back();
+  job.edge = edge;
+  job.start_millis = MonotonicMillis();
+  job.description = classic_.TakeDescription(edge);
 }
 
 void LiveStatus::BuildEdgeFinished(const Edge* edge, int64_t start_time_millis, int64_t end_time_millis,
                                    ExitStatus exit_code, const std::string& output) {
   std::lock_guard<std::mutex> lock(mutex_);
-  jobs_.erase(std::remove_if(jobs_.begin(), jobs_.end(), [edge](const Job& job) { return job.edge == edge; }),
-              jobs_.end());
+  auto job = std::find_if(jobs_.begin(), jobs_.end(), [edge](const Job& job) { return job.edge == edge; });
+  if (job != jobs_.end()) jobs_.erase(job);
   if (edge->use_console()) --console_jobs_;
   bool had_block = block_lines_ > 0;
   classic_.BuildEdgeFinished(edge, start_time_millis, end_time_millis, exit_code, output);
@@ -114,12 +165,17 @@ void LiveStatus::SetCacheCounts(const CacheCounts* counts) {
 }
 
 void LiveStatus::BuildEdgeOutputSoFar(const Edge* edge, const std::string& output) {
+  // Called for every running job after every wait, mostly with nothing new.
+  // This (the builder's) thread is the only one that adds or removes jobs
+  // or writes output_seen, so it may read them without the lock; only a
+  // change is made under it. Output only grows: none yet, nothing to do.
+  if (output.empty()) return;
+  auto job = std::find_if(jobs_.begin(), jobs_.end(), [edge](const Job& job) { return job.edge == edge; });
+  if (job == jobs_.end() || job->output_seen == output.size()) return;
+  std::string last_line = LastLine(output);
   std::lock_guard<std::mutex> lock(mutex_);
-  for (Job& job : jobs_) {
-    if (job.edge != edge || job.output_seen == output.size()) continue;
-    job.output_seen = output.size();
-    job.last_line = LastLine(output);
-  }
+  job->output_seen = output.size();
+  job->last_line = std::move(last_line);
 }
 
 void LiveStatus::RefreshLoop() {
@@ -153,27 +209,33 @@ void LiveStatus::Draw() {
   // Most jobs end before the next redraw: their text is cleaned up only here.
   for (Job& job : jobs_) {
     if (job.printable) continue;
-    job.description = Printable(job.description);
+    MakePrintable(&job.description);
     job.printable = true;
   }
   int rows = cache_counts_ ? size.ws_row - 1 : size.ws_row;  // a row kept for the cache's
-  std::vector<std::string> lines = BlockLines(jobs_, MonotonicMillis(), size.ws_col, rows);
-  if (cache_counts_ && !lines.empty()) {
+  BlockLines(jobs_, MonotonicMillis(), size.ws_col, rows, &lines_);
+  if (cache_counts_ && !lines_.empty()) {
     std::string line = CacheLine(cache_counts_->hits, cache_counts_->misses, cache_counts_->bytes_restored);
-    lines.push_back(ElideMiddle(line, static_cast<size_t>(size.ws_col) - 1));
+    FitWidth(&line, static_cast<size_t>(size.ws_col) - 1);
+    lines_.push_back(std::move(line));
   }
-  if (lines.empty()) {
+  if (lines_.empty()) {
     Erase();
     return;
   }
   // Each line on a row of its own below the status line (scrolling the
   // screen if needed), then back up: relative moves survive the scroll.
-  std::string text;
-  for (const std::string& line : lines) text += "\r\n" + line + "\x1B[K";
-  text += "\x1B[J\x1B[" + std::to_string(lines.size()) + "A\r";
-  fwrite(text.data(), 1, text.size(), stdout);
-  fflush(stdout);
-  block_lines_ = static_cast<int>(lines.size());
+  frame_.clear();
+  for (const std::string& line : lines_) {
+    frame_ += "\r\n";
+    frame_ += line;
+    frame_ += "\x1B[K";
+  }
+  frame_ += "\x1B[J\x1B[";
+  frame_ += std::to_string(lines_.size());
+  frame_ += "A\r";
+  WriteToTerminal(frame_);
+  block_lines_ = static_cast<int>(lines_.size());
 }
 
 void LiveStatus::Erase() {
@@ -193,23 +255,33 @@ void LiveStatus::PrintFailureRecap() {
   failures_.clear();
 }
 
-std::vector<std::string> LiveStatus::BlockLines(const std::vector<Job>& jobs, int64_t now_millis,
-                                                int columns, int rows) {
-  std::vector<std::string> lines;
+void LiveStatus::BlockLines(const std::vector<Job>& jobs, int64_t now_millis, int columns, int rows,
+                            std::vector<std::string>* lines) {
   int max_lines = rows - 1;  // the status line keeps its row
-  if (max_lines < 1 || columns < 2) return lines;
+  if (max_lines < 1 || columns < 2) {
+    lines->clear();
+    return;
+  }
   size_t width = static_cast<size_t>(columns) - 1;  // never the last column: no wrapping
   size_t shown = jobs.size() <= static_cast<size_t>(max_lines) ? jobs.size() : max_lines - 1;
+  lines->resize(shown < jobs.size() ? shown + 1 : shown);
   for (size_t i = 0; i < shown; ++i) {
     const Job& job = jobs[i];
-    double elapsed = std::max<int64_t>(0, now_millis - job.start_millis) / 1e3;
-    std::string line = StringPrintf("%6.1fs ", elapsed) + job.description;
-    if (!job.last_line.empty()) line += " | " + job.last_line;
-    lines.push_back(ElideMiddle(line, width));
+    std::string& line = (*lines)[i];
+    line.clear();
+    AppendElapsed(now_millis - job.start_millis, &line);
+    line += job.description;
+    if (!job.last_line.empty()) {
+      line += " | ";
+      line += job.last_line;
+    }
+    FitWidth(&line, width);
   }
-  if (shown < jobs.size())
-    lines.push_back(ElideMiddle("  ... and " + std::to_string(jobs.size() - shown) + " more", width));
-  return lines;
+  if (shown < jobs.size()) {
+    std::string& more = lines->back();
+    more = "  ... and " + std::to_string(jobs.size() - shown) + " more";
+    FitWidth(&more, width);
+  }
 }
 
 std::string LiveStatus::CacheLine(int hits, int misses, int64_t bytes_restored) {

@@ -57,7 +57,14 @@ class LiveStatus : public StatusForwarder {
     bool printable = false;  // description already without control characters
   };
   static std::vector<std::string> BlockLines(const std::vector<Job>& jobs, int64_t now_millis,
-                                             int columns, int rows);
+                                             int columns, int rows) {
+    std::vector<std::string> lines;
+    BlockLines(jobs, now_millis, columns, rows, &lines);
+    return lines;
+  }
+  // The same into `lines`, whose strings' buffers are reused (every redraw).
+  static void BlockLines(const std::vector<Job>& jobs, int64_t now_millis, int columns, int rows,
+                         std::vector<std::string>* lines);
   // The build cache's row: "  build cache: H hits, M misses, B restored".
   static std::string CacheLine(int hits, int misses, int64_t bytes_restored);
   // The last non-blank line of `output`, without colours or control characters.
@@ -79,6 +86,8 @@ class LiveStatus : public StatusForwarder {
   int columns_ = 0, rows_ = 0;  // the terminal's size at the last draw
   std::vector<std::string> failures_;
   const CacheCounts* cache_counts_ = nullptr;
+  std::vector<std::string> lines_;  // the last redraw's rows, kept for their buffers
+  std::string frame_;               // the last redraw's bytes, kept for its buffer
 };
 
 }  // namespace ronin

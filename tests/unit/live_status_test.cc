@@ -3,6 +3,7 @@
 #include "live_status.h"
 
 #include <gtest/gtest.h>
+#include <stdio.h>
 
 #include <string>
 #include <vector>
@@ -39,6 +40,17 @@ TEST(LiveStatusTest, NarrowerThanTheTerminal) {
   }
   EXPECT_TRUE(LiveStatus::BlockLines(Jobs(3), 3000, 1, 24).empty());
   EXPECT_TRUE(LiveStatus::BlockLines(Jobs(3), 3000, 80, 1).empty());
+}
+
+TEST(LiveStatusTest, ElapsedTimeAsPrintfWouldShowIt) {
+  // Halves aside (they round up), as "%6.1fs " of the seconds.
+  for (int64_t millis : {0, 49, 51, 949, 951, 9999, 99951, 999949, 123456789}) {
+    std::vector<LiveStatus::Job> jobs = Jobs(1);
+    std::string line = LiveStatus::BlockLines(jobs, millis, 200, 24).at(0);
+    char expected[64];
+    snprintf(expected, sizeof(expected), "%6.1fs CC obj0.o", millis / 1e3);
+    EXPECT_EQ(expected, line) << millis;
+  }
 }
 
 TEST(LiveStatusTest, LastLineOfOutput) {
