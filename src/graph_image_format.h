@@ -4,6 +4,7 @@
 #ifndef RONIN_GRAPH_IMAGE_FORMAT_H_
 #define RONIN_GRAPH_IMAGE_FORMAT_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -16,11 +17,24 @@ namespace ronin {
 // the body is a sequence of blocks, each [u32 size][u64 hash][bytes], cut
 // only between items so a loader holds one block at a time.
 constexpr char kImageMagic[8] = {'R', 'O', 'N', 'I', 'N', 'G', 'R', 'F'};
-constexpr uint32_t kImageHeaderFormat = 3;
+// 4: the strings' hash is chained over chunks (ImageStringsHash), so the
+// writer streams them instead of holding them whole.
+constexpr uint32_t kImageHeaderFormat = 4;
 constexpr size_t kImageHeaderSize = 8 + 4 + 4 + 3 * 8;
 constexpr size_t kImageBlockHeaderSize = 4 + 8;
 // A block is cut at the first item boundary past this size.
 constexpr size_t kImageBlockTarget = 1 << 20;
+
+// The strings' hash: rapidhash of each kImageStringsChunk bytes in turn,
+// seeded with the hash so far (the writer hashes each chunk as it leaves).
+constexpr size_t kImageStringsChunk = 1 << 20;
+inline uint64_t ImageStringsHash(const char* strings, size_t size,
+                                 uint64_t (*hash_seeded)(const void*, size_t, uint64_t)) {
+  uint64_t hash = 0;
+  for (size_t done = 0; done < size; done += kImageStringsChunk)
+    hash = hash_seeded(strings + done, std::min(kImageStringsChunk, size - done), hash);
+  return hash;
+}
 
 class ImageOut {
  public:

@@ -104,7 +104,7 @@ GraphImageReader::Result GraphImageReader::Load(const char* path, const GraphIma
       strings_size > header.body_size - sizeof strings_size)
     return Result::kMiss;
   char* strings = state->arena()->Allocate(strings_size ? strings_size : 1);
-  if (!ReadFully(fd, strings, strings_size) || RapidHash(strings, strings_size) != header.strings_hash)
+  if (!ReadFully(fd, strings, strings_size) || ImageStringsHash(strings, strings_size, &RapidHashSeeded) != header.strings_hash)
     return Result::kMiss;
   FileImageBlocks blocks(fd, header.body_size - sizeof strings_size - strings_size);
   std::string err;
