@@ -22,12 +22,13 @@ constexpr char kImageMagic[8] = {'R', 'O', 'N', 'I', 'N', 'G', 'R', 'F'};
 constexpr uint32_t kImageHeaderFormat = 4;
 constexpr size_t kImageHeaderSize = 8 + 4 + 4 + 3 * 8;
 constexpr size_t kImageBlockHeaderSize = 4 + 8;
-// A block is cut at the first item boundary past this size.
-constexpr size_t kImageBlockTarget = 1 << 20;
+// A block is cut at the first item boundary past this size (small: the
+// writer and the loader each hold one block at a time).
+constexpr size_t kImageBlockTarget = 128 << 10;
 
 // The strings' hash: rapidhash of each kImageStringsChunk bytes in turn,
 // seeded with the hash so far (the writer hashes each chunk as it leaves).
-constexpr size_t kImageStringsChunk = 1 << 20;
+constexpr size_t kImageStringsChunk = 128 << 10;
 inline uint64_t ImageStringsHash(const char* strings, size_t size,
                                  uint64_t (*hash_seeded)(const void*, size_t, uint64_t)) {
   uint64_t hash = 0;

@@ -105,7 +105,7 @@ class StringsOut {
 // boundaries; each block goes to the sink when the next item starts.
 class BlocksOut {
  public:
-  explicit BlocksOut(ImageSink* sink) : sink_(sink) { block_.data().reserve(kImageBlockTarget + (64 << 10)); }
+  explicit BlocksOut(ImageSink* sink) : sink_(sink) { block_.data().reserve(kImageBlockTarget + (16 << 10)); }
   ImageOut& out() { return block_; }
   // An item of a large section starts here: a block may end before it
   // (the reader checks for a block's end at the same places).
