@@ -99,6 +99,8 @@ class ImageBlocks {
   // The next block; false when there is none or it is damaged.
   virtual bool Next(std::string_view* block) = 0;
   virtual bool done() const = 0;
+  // Bytes of blocks not handed out yet: bounds what a count may reserve.
+  virtual uint64_t bytes_left() const = 0;
 };
 
 // The blocks of a body in memory. Hashes are checked unless `verify` is
@@ -117,6 +119,7 @@ class MemoryImageBlocks : public ImageBlocks {
     return true;
   }
   bool done() const override { return in_.at_end(); }
+  uint64_t bytes_left() const override { return in_.left(); }
 
  private:
   ImageIn in_;

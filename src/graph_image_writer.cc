@@ -155,10 +155,11 @@ class GraphImageWriter::Encoder {
     sections_.U32(state_.uses_dyndep_);
   }
 
-  // The last section (one item: it ends the last block).
+  // The last section.
   void EncodeHashes(const std::vector<uint64_t>& hashes, const std::vector<bool>& known) {
     sections_.U32(static_cast<uint32_t>(hashes.size()));
     for (size_t i = 0; i < hashes.size(); ++i) {
+      Item();
       sections_.U32(known[i]);
       sections_.U64(hashes[i]);
     }
