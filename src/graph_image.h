@@ -128,7 +128,6 @@ class GraphImageWriter {
   GraphImageKey key_;
   std::string path_;
   std::vector<const Node*> nodes_;  // snapshot: the deque may grow meanwhile
-  std::string body_;
   std::vector<uint64_t> hashes_;  // per edge, where hash_known_
   std::vector<bool> hash_known_;
   std::mutex mutex_;

@@ -4,6 +4,7 @@
 #ifndef RONIN_GRAPH_IMAGE_FORMAT_H_
 #define RONIN_GRAPH_IMAGE_FORMAT_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -16,11 +17,25 @@ namespace ronin {
 // the body is a sequence of blocks, each [u32 size][u64 hash][bytes], cut
 // only between items so a loader holds one block at a time.
 constexpr char kImageMagic[8] = {'R', 'O', 'N', 'I', 'N', 'G', 'R', 'F'};
-constexpr uint32_t kImageHeaderFormat = 3;
+// 4: the strings' hash is chained over chunks (ImageStringsHash), so the
+// writer streams them instead of holding them whole.
+constexpr uint32_t kImageHeaderFormat = 4;
 constexpr size_t kImageHeaderSize = 8 + 4 + 4 + 3 * 8;
 constexpr size_t kImageBlockHeaderSize = 4 + 8;
-// A block is cut at the first item boundary past this size.
-constexpr size_t kImageBlockTarget = 1 << 20;
+// A block is cut at the first item boundary past this size (small: the
+// writer and the loader each hold one block at a time).
+constexpr size_t kImageBlockTarget = 128 << 10;
+
+// The strings' hash: rapidhash of each kImageStringsChunk bytes in turn,
+// seeded with the hash so far (the writer hashes each chunk as it leaves).
+constexpr size_t kImageStringsChunk = 128 << 10;
+inline uint64_t ImageStringsHash(const char* strings, size_t size,
+                                 uint64_t (*hash_seeded)(const void*, size_t, uint64_t)) {
+  uint64_t hash = 0;
+  for (size_t done = 0; done < size; done += kImageStringsChunk)
+    hash = hash_seeded(strings + done, std::min(kImageStringsChunk, size - done), hash);
+  return hash;
+}
 
 class ImageOut {
  public:
@@ -84,6 +99,8 @@ class ImageBlocks {
   // The next block; false when there is none or it is damaged.
   virtual bool Next(std::string_view* block) = 0;
   virtual bool done() const = 0;
+  // Bytes of blocks not handed out yet: bounds what a count may reserve.
+  virtual uint64_t bytes_left() const = 0;
 };
 
 // The blocks of a body in memory. Hashes are checked unless `verify` is
@@ -102,6 +119,7 @@ class MemoryImageBlocks : public ImageBlocks {
     return true;
   }
   bool done() const override { return in_.at_end(); }
+  uint64_t bytes_left() const override { return in_.left(); }
 
  private:
   ImageIn in_;

@@ -67,6 +67,7 @@ class FileImageBlocks : public ImageBlocks {
     return true;
   }
   bool done() const override { return left_ == 0; }
+  uint64_t bytes_left() const override { return left_; }
 
  private:
   int fd_;
@@ -104,7 +105,7 @@ GraphImageReader::Result GraphImageReader::Load(const char* path, const GraphIma
       strings_size > header.body_size - sizeof strings_size)
     return Result::kMiss;
   char* strings = state->arena()->Allocate(strings_size ? strings_size : 1);
-  if (!ReadFully(fd, strings, strings_size) || RapidHash(strings, strings_size) != header.strings_hash)
+  if (!ReadFully(fd, strings, strings_size) || ImageStringsHash(strings, strings_size, &RapidHashSeeded) != header.strings_hash)
     return Result::kMiss;
   FileImageBlocks blocks(fd, header.body_size - sizeof strings_size - strings_size);
   std::string err;
@@ -166,6 +167,15 @@ class GraphImageReader::Decoder {
   // bounded by the blocks' total size (each item still fails on its own).
   bool Count(uint32_t* count, size_t item_size) { return in_.U32(count) && in_.Fits(*count, item_size); }
   bool LargeCount(uint32_t* count) { return in_.U32(count); }
+  // Room for a large count's items, each at least `item_size` bytes: as
+  // many as the rest of the body could hold (a damaged count then fails on
+  // its items, not on an allocation). Growing by doubling would leave up to
+  // half of it unused, and both copies alive while it grows.
+  template <typename T>
+  void Reserve(std::vector<T>* items, uint32_t count, size_t item_size) {
+    uint64_t fit = (in_.left() + blocks_->bytes_left()) / item_size;
+    items->reserve(std::min<uint64_t>(count, fit));
+  }
 
   bool Index(uint32_t limit, uint32_t* index) { return in_.U32(index) && *index < limit; }
 
@@ -275,6 +285,7 @@ class GraphImageReader::Decoder {
   bool ReadNodes() {
     uint32_t count = 0;
     if (!LargeCount(&count)) return false;
+    Reserve(&nodes_, count, 12);
     for (uint32_t i = 0; i < count; ++i) {
       if (!Boundary()) return false;
       std::string_view path;
@@ -354,6 +365,7 @@ class GraphImageReader::Decoder {
   bool ReadEdges() {
     uint32_t count = 0;
     if (!LargeCount(&count)) return false;
+    Reserve(&state_->edges_, count, 40);
     for (uint32_t i = 0; i < count; ++i)
       if (!Boundary() || !ReadEdge()) return false;
     return true;
@@ -390,11 +402,11 @@ class GraphImageReader::Decoder {
   bool ReadHashes() {
     uint32_t count = 0;
     const std::vector<Edge*>& edges = state_->edges_;
-    if (!Count(&count, 12) || count != edges.size()) return false;
+    if (!LargeCount(&count) || count != edges.size()) return false;
     for (Edge* edge : edges) {
       uint32_t known = 0;
       uint64_t hash = 0;
-      if (!in_.U32(&known) || known > 1 || !in_.U64(&hash)) return false;
+      if (!Boundary() || !in_.U32(&known) || known > 1 || !in_.U64(&hash)) return false;
       edge->command_hash_known = known && !edge->is_phony();
       edge->command_hash = edge->command_hash_known ? hash : 0;
     }

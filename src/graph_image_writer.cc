@@ -16,37 +16,121 @@ namespace ronin {
 
 namespace {
 
-// Node pointer -> index: open addressing, built once per image.
+// Node pointer -> index: open addressing over indices into the node list
+// (4 bytes a slot, not a pointer and an index), built once per image.
 class NodeIndex {
  public:
-  explicit NodeIndex(const std::vector<const Node*>& nodes) {
+  explicit NodeIndex(const std::vector<const Node*>& nodes) : nodes_(nodes) {
     size_t size = 16;
     while (size < nodes.size() * 2) size *= 2;
-    slots_.assign(size, {nullptr, 0});
+    slots_.assign(size, kEmpty);
     for (size_t i = 0; i < nodes.size(); ++i) {
       size_t slot = Slot(nodes[i]);
-      while (slots_[slot].first) slot = (slot + 1) & (slots_.size() - 1);
-      slots_[slot] = {nodes[i], static_cast<uint32_t>(i)};
+      while (slots_[slot] != kEmpty) slot = (slot + 1) & (slots_.size() - 1);
+      slots_[slot] = static_cast<uint32_t>(i);
     }
   }
   uint32_t Find(const Node* node) const {
     for (size_t slot = Slot(node);; slot = (slot + 1) & (slots_.size() - 1))
-      if (slots_[slot].first == node) return slots_[slot].second;
+      if (nodes_[slots_[slot]] == node) return slots_[slot];
   }
 
  private:
+  static constexpr uint32_t kEmpty = UINT32_MAX;
   size_t Slot(const Node* node) const {
     uint64_t bits = reinterpret_cast<uintptr_t>(node) >> 3;
     return (bits * 0x9E3779B97F4A7C15ULL >> 20) & (slots_.size() - 1);
   }
-  std::vector<std::pair<const Node*, uint32_t>> slots_;
+  const std::vector<const Node*>& nodes_;
+  std::vector<uint32_t> slots_;
 };
 
-// The encoded graph before it is cut into blocks.
-struct EncodedGraph {
-  std::string strings;
-  std::string sections;
-  std::vector<size_t> cuts;  // item boundaries in `sections`
+// Where an encoded image goes, piece by piece as it is encoded: the
+// strings in file order, and each block of the sections whole (in the file
+// the blocks follow all the strings).
+class ImageSink {
+ public:
+  virtual ~ImageSink() = default;
+  virtual void Strings(const char* bytes, size_t size) = 0;
+  virtual void Block(std::string_view head, std::string_view bytes) = 0;
+};
+
+// What the header needs once everything is encoded.
+struct ImageTotals {
+  size_t strings_size = 0;
+  uint64_t strings_hash = 0;
+  uint64_t blocks_size = 0;  // every block with its head
+};
+
+// The strings, handed to the sink a chunk at a time and hashed on the way
+// (ImageStringsHash), so no more than one chunk is held.
+class StringsOut {
+ public:
+  explicit StringsOut(ImageSink* sink) : sink_(sink) { chunk_.reserve(kImageStringsChunk); }
+  size_t size() const { return flushed_ + chunk_.size(); }
+  // `text` and a NUL after it.
+  void AppendTerminated(std::string_view text) {
+    Append(text);
+    Append(std::string_view("", 1));
+  }
+  void Finish(ImageTotals* totals) {
+    if (!chunk_.empty()) Flush();
+    totals->strings_size = flushed_;
+    totals->strings_hash = hash_;
+  }
+
+ private:
+  void Append(std::string_view text) {
+    while (!text.empty()) {
+      size_t take = std::min(kImageStringsChunk - chunk_.size(), text.size());
+      chunk_.append(text.data(), take);
+      text.remove_prefix(take);
+      if (chunk_.size() == kImageStringsChunk) Flush();
+    }
+  }
+  void Flush() {
+    hash_ = RapidHashSeeded(chunk_.data(), chunk_.size(), hash_);
+    sink_->Strings(chunk_.data(), chunk_.size());
+    flushed_ += chunk_.size();
+    chunk_.clear();
+  }
+
+  ImageSink* sink_;
+  std::string chunk_;
+  size_t flushed_ = 0;
+  uint64_t hash_ = 0;
+};
+
+// The sections, cut into blocks of about kImageBlockTarget bytes at item
+// boundaries; each block goes to the sink when the next item starts.
+class BlocksOut {
+ public:
+  explicit BlocksOut(ImageSink* sink) : sink_(sink) { block_.data().reserve(kImageBlockTarget + (16 << 10)); }
+  ImageOut& out() { return block_; }
+  // An item of a large section starts here: a block may end before it
+  // (the reader checks for a block's end at the same places).
+  void Item() {
+    if (block_.data().size() >= kImageBlockTarget) Flush();
+  }
+  void Finish(ImageTotals* totals) {
+    Flush();
+    totals->blocks_size = size_;
+  }
+
+ private:
+  void Flush() {
+    const std::string& bytes = block_.data();
+    ImageOut head;
+    head.U32(static_cast<uint32_t>(bytes.size()));
+    head.U64(RapidHash(bytes.data(), bytes.size()));
+    sink_->Block(head.data(), bytes);
+    size_ += head.data().size() + bytes.size();
+    block_.data().clear();
+  }
+
+  ImageSink* sink_;
+  ImageOut block_;
+  uint64_t size_ = 0;
 };
 
 }  // namespace
@@ -54,18 +138,11 @@ struct EncodedGraph {
 // Lays out the body: the strings first, then every section in State's order.
 class GraphImageWriter::Encoder {
  public:
-  // `expected_bytes`: room reserved for each of the strings and the
-  // sections. Growing by doubling would copy each at its full size (both
-  // copies resident at once); reserved pages that are never written cost
-  // no memory, so a generous guess is cheap.
-  Encoder(const State& state, const std::vector<const Node*>& nodes, size_t expected_bytes)
-      : state_(state), nodes_(nodes), node_index_(nodes) {
-    strings_.reserve(expected_bytes);
-    sections_.data().reserve(expected_bytes);
-    cuts_.reserve(nodes.size() * 2 + state.edges_.size());
-  }
+  Encoder(const State& state, const std::vector<const Node*>& nodes, ImageSink* sink)
+      : state_(state), nodes_(nodes), node_index_(nodes), strings_(sink), blocks_(sink), sections_(blocks_.out()) {}
 
-  EncodedGraph Encode() {
+  // Everything but the command hashes, which may not be known yet.
+  void EncodeStructure() {
     WriteNames();
     WritePools();
     WriteRules();
@@ -76,32 +153,40 @@ class GraphImageWriter::Encoder {
     sections_.U32(static_cast<uint32_t>(state_.defaults_.size()));
     for (const Node* node : state_.defaults_) sections_.U32(node_index_.Find(node));
     sections_.U32(state_.uses_dyndep_);
-    EncodedGraph graph;
-    graph.strings = std::move(strings_);
-    graph.sections = std::move(sections_.data());
-    graph.cuts = std::move(cuts_);
-    return graph;
+  }
+
+  // The last section.
+  void EncodeHashes(const std::vector<uint64_t>& hashes, const std::vector<bool>& known) {
+    sections_.U32(static_cast<uint32_t>(hashes.size()));
+    for (size_t i = 0; i < hashes.size(); ++i) {
+      Item();
+      sections_.U32(known[i]);
+      sections_.U64(hashes[i]);
+    }
+  }
+
+  ImageTotals Finish() {
+    ImageTotals totals;
+    strings_.Finish(&totals);
+    blocks_.Finish(&totals);
+    return totals;
   }
 
  private:
-  // An item of a large section starts here: a block may end before it
-  // (the reader checks for a block's end at the same places).
-  void Item() { cuts_.push_back(sections_.data().size()); }
+  void Item() { blocks_.Item(); }
 
   // A string reference: offset and size in the string section.
   void Ref(std::string_view text) {
     sections_.U32(static_cast<uint32_t>(strings_.size()));
     sections_.U32(static_cast<uint32_t>(text.size()));
-    strings_.append(text);
-    strings_.push_back('\0');
+    strings_.AppendTerminated(text);
   }
   // Names recur on every edge: stored once.
   void NameRef(std::string_view name) {
     auto it = names_.find(name);
     if (it == names_.end()) {
       it = names_.emplace(name, static_cast<uint32_t>(strings_.size())).first;
-      strings_.append(name);
-      strings_.push_back('\0');
+      strings_.AppendTerminated(name);
     }
     sections_.U32(it->second);
     sections_.U32(static_cast<uint32_t>(name.size()));
@@ -231,9 +316,9 @@ class GraphImageWriter::Encoder {
   const State& state_;
   const std::vector<const Node*>& nodes_;
   NodeIndex node_index_;
-  std::string strings_;
-  ImageOut sections_;
-  std::vector<size_t> cuts_;
+  StringsOut strings_;
+  BlocksOut blocks_;
+  ImageOut& sections_;  // the current block
   std::unordered_map<std::string_view, uint32_t> names_;
   std::unordered_map<const Rule*, uint32_t> rule_index_;
   std::unordered_map<const Scope*, uint32_t> scope_index_;
@@ -241,68 +326,113 @@ class GraphImageWriter::Encoder {
 
 namespace {
 
-void AppendHashes(const std::vector<uint64_t>& hashes, const std::vector<bool>& known, std::string* sections) {
-  ImageOut out;
-  out.U32(static_cast<uint32_t>(hashes.size()));
-  for (size_t i = 0; i < hashes.size(); ++i) {
-    out.U32(known[i]);
-    out.U64(hashes[i]);
-  }
-  sections->append(out.data());
-}
-
-// Emits the image piece by piece (no copy of the whole): the header, the
-// key, the strings, then the sections cut into blocks of about
-// kImageBlockTarget bytes at item boundaries.
-void EmitImage(const GraphImageKey& key, const EncodedGraph& graph,
-               const std::function<void(const char*, size_t)>& emit) {
-  std::vector<std::pair<size_t, size_t>> blocks;  // [begin, end) in sections
-  size_t begin = 0;
-  for (size_t cut : graph.cuts) {
-    if (cut - begin < kImageBlockTarget) continue;
-    blocks.emplace_back(begin, cut);
-    begin = cut;
-  }
-  blocks.emplace_back(begin, graph.sections.size());
-  uint64_t body_size = 4 + graph.strings.size() + blocks.size() * kImageBlockHeaderSize + graph.sections.size();
+// The header, the key and the strings' size: what precedes the strings.
+std::string ImageHead(const GraphImageKey& key, const ImageTotals& totals) {
   ImageOut key_bytes;
   key.Write(&key_bytes);
   ImageOut head;
   head.Append(kImageMagic, sizeof kImageMagic);
   head.U32(kImageHeaderFormat);
   head.U32(static_cast<uint32_t>(key_bytes.data().size()));
-  head.U64(body_size);
+  head.U64(4 + totals.strings_size + totals.blocks_size);  // the body's size
   head.U64(RapidHash(key_bytes.data().data(), key_bytes.data().size()));
-  head.U64(RapidHash(graph.strings.data(), graph.strings.size()));
+  head.U64(totals.strings_hash);
   head.data().append(key_bytes.data());
-  head.U32(static_cast<uint32_t>(graph.strings.size()));
-  emit(head.data().data(), head.data().size());
-  emit(graph.strings.data(), graph.strings.size());
-  for (const auto& [first, last] : blocks) {
-    ImageOut block;
-    block.U32(static_cast<uint32_t>(last - first));
-    block.U64(RapidHash(graph.sections.data() + first, last - first));
-    emit(block.data().data(), block.data().size());
-    emit(graph.sections.data() + first, last - first);
+  head.U32(static_cast<uint32_t>(totals.strings_size));
+  return std::move(head.data());
+}
+
+// Collects the image in memory (tests, the fuzz corpus).
+class MemorySink : public ImageSink {
+ public:
+  void Strings(const char* bytes, size_t size) override { strings_.append(bytes, size); }
+  void Block(std::string_view head, std::string_view bytes) override {
+    blocks_.append(head);
+    blocks_.append(bytes);
+  }
+  std::string Image(const GraphImageKey& key, const ImageTotals& totals) const {
+    return ImageHead(key, totals) + strings_ + blocks_;
+  }
+
+ private:
+  std::string strings_;
+  std::string blocks_;
+};
+
+bool WriteAll(int fd, const char* bytes, size_t size) {
+  while (size > 0) {
+    ssize_t written = write(fd, bytes, size);
+    if (written <= 0) return false;
+    bytes += written;
+    size -= static_cast<size_t>(written);
+  }
+  return true;
+}
+
+// Appends the whole of `from` (read from its start) to `to`: in the kernel
+// when it can, else through a small buffer.
+bool CopyFile(int from, int to) {
+  if (lseek(from, 0, SEEK_SET) != 0) return false;
+  for (;;) {
+    ssize_t copied = copy_file_range(from, nullptr, to, nullptr, 1 << 30, 0);
+    if (copied == 0) return true;
+    if (copied < 0) break;
+  }
+  char buffer[64 << 10];
+  for (;;) {
+    ssize_t got = read(from, buffer, sizeof buffer);
+    if (got == 0) return true;
+    if (got < 0 || !WriteAll(to, buffer, static_cast<size_t>(got))) return false;
   }
 }
 
-// Temp file + rename: a reader sees the old image or the new one, whole.
-void WriteAtomically(const std::string& path, const GraphImageKey& key, const EncodedGraph& graph) {
-  std::string temp = path + ".tmp" + std::to_string(getpid());
-  int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return;  // an unwritable directory just means no image
-  bool ok = true;
-  EmitImage(key, graph, [&](const char* bytes, size_t size) {
-    while (ok && size > 0) {
-      ssize_t written = write(fd, bytes, size);
-      if (written <= 0) ok = false;
-      else bytes += written, size -= static_cast<size_t>(written);
+// Streams the image to a temporary file as it is encoded and renames it
+// into place when whole (a reader sees the old image or the new one).
+// The strings go straight to the file; the blocks, which follow them in
+// the file but are encoded at the same time, wait in a scratch file (its
+// pages are the kernel's cache, not this process's memory) and are copied
+// after the strings at the end.
+class FileSink : public ImageSink {
+ public:
+  FileSink(const std::string& path, const GraphImageKey& key)
+      : path_(path), temp_(path + ".tmp" + std::to_string(getpid())) {
+    fd_ = open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    std::string scratch = temp_ + "-blocks";
+    scratch_ = open(scratch.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    unlink(scratch.c_str());  // only this process uses it: gone when closed
+    // Room for the head; written for real once its sizes and hash are known.
+    ok_ = fd_ >= 0 && scratch_ >= 0;
+    head_size_ = ImageHead(key, ImageTotals()).size();
+    ok_ = ok_ && lseek(fd_, static_cast<off_t>(head_size_), SEEK_SET) == static_cast<off_t>(head_size_);
+  }
+  ~FileSink() {
+    if (scratch_ >= 0) close(scratch_);
+    if (fd_ >= 0) {
+      close(fd_);
+      unlink(temp_.c_str());  // not committed
     }
-  });
-  ok = close(fd) == 0 && ok;
-  if (!ok || rename(temp.c_str(), path.c_str()) != 0) unlink(temp.c_str());
-}
+  }
+  void Strings(const char* bytes, size_t size) override { ok_ = ok_ && WriteAll(fd_, bytes, size); }
+  void Block(std::string_view head, std::string_view bytes) override {
+    ok_ = ok_ && WriteAll(scratch_, head.data(), head.size()) && WriteAll(scratch_, bytes.data(), bytes.size());
+  }
+  void Commit(const GraphImageKey& key, const ImageTotals& totals) {
+    std::string head = ImageHead(key, totals);
+    ok_ = ok_ && head.size() == head_size_ && CopyFile(scratch_, fd_) &&
+          pwrite(fd_, head.data(), head.size(), 0) == static_cast<ssize_t>(head.size());
+    ok_ = close(fd_) == 0 && ok_;
+    fd_ = -1;
+    if (!ok_ || rename(temp_.c_str(), path_.c_str()) != 0) unlink(temp_.c_str());
+  }
+
+ private:
+  std::string path_;
+  std::string temp_;
+  int fd_ = -1;
+  int scratch_ = -1;
+  size_t head_size_ = 0;
+  bool ok_ = false;
+};
 
 std::vector<const Node*> SnapshotNodes(const State& state) {
   std::vector<const Node*> nodes;
@@ -343,43 +473,35 @@ void GraphImageWriter::FinishReading() {
   changed_.notify_all();
 }
 
-namespace {
-
-// Room for the encoding: the manifest text's size bounds each part of
-// usual trees' images (paths are stored once, not per mention).
-size_t ExpectedEncodingBytes(const GraphImageKey& key) {
-  size_t manifest_bytes = 0;
-  for (const ManifestStamp& file : key.files) manifest_bytes += file.size;
-  return manifest_bytes + 4096;
-}
-
-}  // namespace
-
 void GraphImageWriter::Run() {
-  EncodedGraph graph = Encoder(*state_, nodes_, ExpectedEncodingBytes(key_)).Encode();
+  // An unwritable directory just means no image: the sink then drops
+  // everything, and the structure is still read for FinishReading's sake.
+  FileSink sink(path_, key_);
+  Encoder encoder(*state_, nodes_, &sink);
+  encoder.EncodeStructure();
   {
     std::unique_lock<std::mutex> lock(mutex_);
     structure_done_ = true;
     changed_.notify_all();
     changed_.wait(lock, [this] { return hashes_given_; });
   }
-  AppendHashes(hashes_, hash_known_, &graph.sections);
-  WriteAtomically(path_, key_, graph);
+  encoder.EncodeHashes(hashes_, hash_known_);
+  sink.Commit(key_, encoder.Finish());
 }
 
 std::string GraphImageWriter::Serialize(const State& state, const GraphImageKey& key) {
   std::vector<const Node*> nodes = SnapshotNodes(state);
-  EncodedGraph graph = Encoder(state, nodes, ExpectedEncodingBytes(key)).Encode();
   std::vector<uint64_t> hashes;
   std::vector<bool> known;
   for (const Edge* edge : state.edges()) {
     hashes.push_back(edge->command_hash);
     known.push_back(edge->command_hash_known);
   }
-  AppendHashes(hashes, known, &graph.sections);
-  std::string image;
-  EmitImage(key, graph, [&](const char* bytes, size_t size) { image.append(bytes, size); });
-  return image;
+  MemorySink sink;
+  Encoder encoder(state, nodes, &sink);
+  encoder.EncodeStructure();
+  encoder.EncodeHashes(hashes, known);
+  return sink.Image(key, encoder.Finish());
 }
 
 }  // namespace ronin

@@ -154,14 +154,27 @@ void CanonicalizePath(std::string* path) {
   path->resize(CanonicalizePath(&(*path)[0], path->size()));
 }
 
-static bool IsShellSafeChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '+' || c == '-' || c == '.' || c == '/';
-}
+namespace {
+
+// The characters a POSIX shell word may hold unquoted (ASCII letters and
+// digits, `_+-./`), one table lookup a character: every path of every
+// evaluated command goes through here.
+struct ShellSafeTable {
+  bool safe[256] = {};
+  constexpr ShellSafeTable() {
+    for (int c = 'a'; c <= 'z'; ++c) safe[c] = true;
+    for (int c = 'A'; c <= 'Z'; ++c) safe[c] = true;
+    for (int c = '0'; c <= '9'; ++c) safe[c] = true;
+    for (char c : {'_', '+', '-', '.', '/'}) safe[static_cast<unsigned char>(c)] = true;
+  }
+};
+constexpr ShellSafeTable kShellSafe;
+
+}  // namespace
 
 bool IsShellSafe(std::string_view text) {
   for (char c : text)
-    if (!IsShellSafeChar(c)) return false;
+    if (!kShellSafe.safe[static_cast<unsigned char>(c)]) return false;
   return true;
 }
 
