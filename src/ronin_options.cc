@@ -115,6 +115,16 @@ bool ApplyCacheBaseDir(const char* value, BuildConfig* config, std::string* err)
   return true;
 }
 
+bool ApplyJobReaper(const char* value, BuildConfig* config, std::string* err) {
+  std::string setting = value;
+  if (setting != "on" && setting != "off") {
+    *err = "expected on or off";
+    return false;
+  }
+  config->ronin.job_reaper = setting == "on";
+  return true;
+}
+
 }  // namespace
 
 const std::vector<RoninOptionSpec>& RoninOptionTable() {
@@ -136,6 +146,8 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
       {"cache-size", "SIZE", false, "size limit of a directory cache (default 5G)", ApplyCacheSize},
       {"cache-rules", "NAME,...", false, "also cache these rules' commands", ApplyCacheRules},
       {"cache-base-dir", "DIR", false, "paths under DIR are relative in cache keys", ApplyCacheBaseDir},
+      {"job-reaper", "on|off", false, "off: commands outlive a ninja that is killed (default on)",
+       ApplyJobReaper},
   };
   return table;
 }

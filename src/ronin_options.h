@@ -39,6 +39,8 @@ struct RoninOptions {
   std::vector<std::string> cache_rules;
   // --cache-base-dir: absolute paths under it are relative in cache keys.
   std::string cache_base_dir;
+  // --job-reaper=off: commands of a ninja that dies live on (job_reaper.h).
+  bool job_reaper = true;
 };
 
 // One ronin option: its name (without "--"), the name of its value for -h
