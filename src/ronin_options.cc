@@ -125,6 +125,11 @@ bool ApplyJobReaper(const char* value, BuildConfig* config, std::string* err) {
   return true;
 }
 
+bool ApplyCleanEdgeOutputs(const char*, BuildConfig* config, std::string*) {
+  config->ronin.clean_edge_outputs = true;
+  return true;
+}
+
 }  // namespace
 
 const std::vector<RoninOptionSpec>& RoninOptionTable() {
@@ -148,6 +153,8 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
       {"cache-base-dir", "DIR", false, "paths under DIR are relative in cache keys", ApplyCacheBaseDir},
       {"job-reaper", "on|off", false, "off: commands outlive a ninja that is killed (default on)",
        ApplyJobReaper},
+      {"clean-edge-outputs", nullptr, false, "-t clean TARGET: also every other output of its edge",
+       ApplyCleanEdgeOutputs},
   };
   return table;
 }
