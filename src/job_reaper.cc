@@ -32,6 +32,7 @@ struct Header {
 constexpr int32_t kAdd = 1;
 constexpr int32_t kRemove = 2;
 constexpr int32_t kLonePid = 4;
+constexpr int32_t kLetGoOfLock = 8;  // answered with one byte once done
 constexpr uint32_t kAlways = 1u << 31;
 constexpr size_t kMaxKeptFds = 8;        // the socket and the build locks
 constexpr int kDeathPolls = 2000;        // 1 ms apart: a command stuck in I/O
@@ -218,6 +219,12 @@ void CloseAllBut(const int* keep, size_t count) {
   }
 }
 
+// Closes the kept descriptors but the socket: the locks go.
+void CloseLocks(int socket, const int* keep, size_t count) {
+  for (size_t i = 0; i < count; ++i)
+    if (keep[i] != socket) close(keep[i]);
+}
+
 [[noreturn]] void ReaperMain(int fd, const int* keep, size_t count) {
   // A terminal's Ctrl-C or hang-up reaches ninja's group, reaper included:
   // ninja handles those; the reaper waits for its end of file.
@@ -236,6 +243,10 @@ void CloseAllBut(const int* keep, size_t count) {
     if (!ReadFull(fd, &header, sizeof(header))) break;  // ninja is gone
     if (header.kind & kAdd) {
       if (!tracker.Add(fd, header)) break;
+    } else if (header.kind & kLetGoOfLock) {
+      CloseLocks(fd, keep, count);
+      char done = 1;
+      if (write(fd, &done, 1) != 1) break;
     } else {
       tracker.Remove(header);
     }
@@ -277,8 +288,10 @@ JobFiles JobFilesOf(const Edge& edge) {
   return files;
 }
 
+static JobReaper* g_reaper = nullptr;  // once started
+
 JobReaper* JobReaper::Get() {
-  static JobReaper* reaper = [] () -> JobReaper* {
+  static JobReaper* reaper = g_reaper = [] () -> JobReaper* {
     int fds[2];
     // A stream socket: a write to a dead reaper fails with EPIPE under
     // MSG_NOSIGNAL instead of killing ninja with SIGPIPE.
@@ -321,6 +334,15 @@ void JobReaper::Started(pid_t pid, bool whole_group, const JobFiles& files) {
 void JobReaper::Reaped(pid_t pid, bool whole_group) {
   Header header{pid, kRemove | (whole_group ? 0 : kLonePid), 0};
   Send(std::string(reinterpret_cast<const char*>(&header), sizeof(header)));
+}
+
+void JobReaper::LetGoOfLock() {
+  if (!g_reaper || g_reaper->fd_ < 0) return;
+  Header header{0, kLetGoOfLock, 0};
+  g_reaper->Send(std::string(reinterpret_cast<const char*>(&header), sizeof(header)));
+  char done;
+  while (g_reaper->fd_ >= 0 && read(g_reaper->fd_, &done, 1) < 0 && errno == EINTR) {
+  }
 }
 
 void JobReaper::Send(const std::string& message) {

@@ -48,6 +48,10 @@ class JobReaper {
   void Started(pid_t pid, bool whole_group, const JobFiles& files);
   // Reaped: no longer to be killed (its id may be reused).
   void Reaped(pid_t pid, bool whole_group);
+  // At an orderly exit (no job left): the reaper lets go of the build
+  // directory's lock before ninja exits, so that the next ninja never waits
+  // for it. Does nothing if no reaper was started.
+  static void LetGoOfLock();
 
  private:
   explicit JobReaper(int fd) : fd_(fd) {}
