@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -9,15 +10,16 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include <set>
+#include <map>
 
 namespace ronin {
 
 namespace {
 
-// Directories already locked by this process (regeneration cycles reuse them).
-std::set<std::pair<dev_t, ino_t>>& HeldLocks() {
-  static std::set<std::pair<dev_t, ino_t>> held;
+// Directories already locked by this process (regeneration cycles reuse
+// them), with the descriptor holding each lock.
+std::map<std::pair<dev_t, ino_t>, int>& HeldLocks() {
+  static std::map<std::pair<dev_t, ino_t>, int> held;
   return held;
 }
 
@@ -79,7 +81,7 @@ bool LockBuildDirectory(const std::string& dir, bool* waited, std::string* err) 
     return true;
   }
   if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-    HeldLocks().insert({st.st_dev, st.st_ino});
+    HeldLocks()[{st.st_dev, st.st_ino}] = fd;
     return true;  // the descriptor stays open: the lock lasts until exit
   }
   if (errno != EWOULDBLOCK) {
@@ -91,10 +93,14 @@ bool LockBuildDirectory(const std::string& dir, bool* waited, std::string* err) 
     close(fd);  // started by the running build itself
     return true;
   }
+  // A ninja that died leaves its lock to its job reaper (job_reaper.h) for
+  // the moment it takes to end its commands: not a ninja to announce. (In
+  // a pid namespace, /proc/locks shows a dead holder as pid 0.)
+  bool holder_died = holder == 0 || (holder > 0 && kill(holder, 0) < 0 && errno == ESRCH);
   fflush(stdout);
-  if (holder > 0)
+  if (holder > 0 && !holder_died)
     fprintf(stderr, "ninja: waiting for the ninja already running in this build directory (pid %d)...\n", holder);
-  else
+  else if (!holder_died)
     fprintf(stderr, "ninja: waiting for the ninja already running in this build directory...\n");
   *waited = true;
   while (flock(fd, LOCK_EX) < 0) {
@@ -103,8 +109,14 @@ bool LockBuildDirectory(const std::string& dir, bool* waited, std::string* err) 
       return true;
     }
   }
-  HeldLocks().insert({st.st_dev, st.st_ino});
+  HeldLocks()[{st.st_dev, st.st_ino}] = fd;
   return true;
+}
+
+std::vector<int> HeldBuildLockDescriptors() {
+  std::vector<int> fds;
+  for (const auto& held : HeldLocks()) fds.push_back(held.second);
+  return fds;
 }
 
 }  // namespace ronin

@@ -8,6 +8,7 @@
 #define RONIN_BUILD_LOCK_H_
 
 #include <string>
+#include <vector>
 
 namespace ronin {
 
@@ -16,6 +17,10 @@ namespace ronin {
 // says whether another ninja held it: anything read from the disk before
 // is stale.
 bool LockBuildDirectory(const std::string& dir, bool* waited, std::string* err);
+
+// The descriptors holding this process's locks: the job reaper keeps them
+// until the commands of a ninja that died are gone (job_reaper.h).
+std::vector<int> HeldBuildLockDescriptors();
 
 }  // namespace ronin
 

@@ -48,7 +48,7 @@ class DryRunCommandRunner : public CommandRunner {
 class RealCommandRunner : public CommandRunner {
  public:
   RealCommandRunner(const BuildConfig& config, Jobserver* jobserver, Status* status, const RemoteJobs* remote)
-      : config_(config), jobserver_(jobserver), status_(status), remote_(remote) {}
+      : config_(config), jobserver_(jobserver), status_(status), remote_(remote), subprocs_(config.ronin.job_reaper) {}
   ~RealCommandRunner() override {
     // Tokens go back only once our jobs are gone.
     subprocs_.Clear();
@@ -85,7 +85,9 @@ class RealCommandRunner : public CommandRunner {
       return false;
     }
     Subprocess* subprocess;
-    while (!(subprocess = subprocs_.Add(command, edge->use_console()))) {
+    JobFiles files;  // what to remove if ninja dies during the command
+    if (subprocs_.reaps_jobs()) files = JobFilesOf(*edge);
+    while (!(subprocess = subprocs_.Add(command, edge->use_console(), &files))) {
       int error = errno;
       bool transient = IsTransientSpawnError(error);
       if (!transient || subprocs_.running_count() == 0) {

@@ -3,17 +3,39 @@
 // running, writing outputs behind the next build's back. A small reaper
 // process, forked before the first command, holds one end of a socket whose
 // other end only ninja holds; ninja tells it each process group it starts
-// and each one it reaps. When the socket reaches end of file (ninja exited,
-// by any means), the reaper SIGKILLs every group still registered and exits.
-// A normal exit has no group registered, so it changes nothing there.
+// (with the outputs of its edge) and each one it reaps. When the socket
+// reaches end of file (ninja exited, by any means), the reaper SIGKILLs
+// every group still registered, waits for them to die, removes the outputs
+// they had started to write (the rule ninja applies itself on Ctrl-C, see
+// Builder::Cleanup) and exits. Until then it keeps the build directory's
+// lock (build_lock.h), so the next ninja cannot look at those outputs
+// before they are gone. A normal exit has no group registered, so it
+// changes nothing there. `--job-reaper=off` turns it off.
 #ifndef RONIN_JOB_REAPER_H_
 #define RONIN_JOB_REAPER_H_
 
 #include <sys/types.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace ronin {
+
+struct Edge;
+
+// A file of a job, removed if the job is killed with ninja when its mtime
+// (nanoseconds, 0 when missing) differs from `mtime`, or in any case when
+// `always` (outputs of an edge with a depfile, and the depfile itself).
+struct JobFile {
+  std::string path;
+  int64_t mtime;
+  bool always;
+};
+using JobFiles = std::vector<JobFile>;
+
+// What the reaper removes if `edge`'s job is killed: Builder::Cleanup's rule.
+JobFiles JobFilesOf(const Edge& edge);
 
 class JobReaper {
  public:
@@ -21,14 +43,19 @@ class JobReaper {
   // build goes on without it, as Ninja would).
   static JobReaper* Get();
   // `pgid` (or, for a console job sharing ninja's group, the single pid
-  // when `whole_group` is false) is to be killed if ninja dies.
-  void Started(pid_t pid, bool whole_group);
+  // when `whole_group` is false) is to be killed if ninja dies, and then
+  // its `files` removed as JobFile says.
+  void Started(pid_t pid, bool whole_group, const JobFiles& files);
   // Reaped: no longer to be killed (its id may be reused).
   void Reaped(pid_t pid, bool whole_group);
+  // At an orderly exit (no job left): the reaper lets go of the build
+  // directory's lock before ninja exits, so that the next ninja never waits
+  // for it. Does nothing if no reaper was started.
+  static void LetGoOfLock();
 
  private:
   explicit JobReaper(int fd) : fd_(fd) {}
-  void Send(int32_t id, int32_t kind);
+  void Send(const std::string& message);
   int fd_;
 };
 

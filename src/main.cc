@@ -14,6 +14,7 @@
 #include "live_status.h"
 #include "graph_loader.h"
 #include "metrics.h"
+#include "job_reaper.h"
 #include "ninja_main.h"
 #include "prefetch.h"
 #include "ronin_options.h"
@@ -424,6 +425,7 @@ int RealMain(int argc, char** argv) {
 int main(int argc, char** argv) {
   int result = ronin::RealMain(argc, argv);
   fflush(stdout);
+  ronin::JobReaper::LetGoOfLock();  // no job is left: the next ninja must not wait for it
   // Exit without running destructors of a possibly huge graph.
   _exit(result);
 }

@@ -115,6 +115,21 @@ bool ApplyCacheBaseDir(const char* value, BuildConfig* config, std::string* err)
   return true;
 }
 
+bool ApplyJobReaper(const char* value, BuildConfig* config, std::string* err) {
+  std::string setting = value;
+  if (setting != "on" && setting != "off") {
+    *err = "expected on or off";
+    return false;
+  }
+  config->ronin.job_reaper = setting == "on";
+  return true;
+}
+
+bool ApplyCleanEdgeOutputs(const char*, BuildConfig* config, std::string*) {
+  config->ronin.clean_edge_outputs = true;
+  return true;
+}
+
 }  // namespace
 
 const std::vector<RoninOptionSpec>& RoninOptionTable() {
@@ -136,6 +151,10 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
       {"cache-size", "SIZE", false, "size limit of a directory cache (default 5G)", ApplyCacheSize},
       {"cache-rules", "NAME,...", false, "also cache these rules' commands", ApplyCacheRules},
       {"cache-base-dir", "DIR", false, "paths under DIR are relative in cache keys", ApplyCacheBaseDir},
+      {"job-reaper", "on|off", false, "off: commands outlive a ninja that is killed (default on)",
+       ApplyJobReaper},
+      {"clean-edge-outputs", nullptr, false, "-t clean TARGET: also every other output of its edge",
+       ApplyCleanEdgeOutputs},
   };
   return table;
 }

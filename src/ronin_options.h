@@ -39,6 +39,11 @@ struct RoninOptions {
   std::vector<std::string> cache_rules;
   // --cache-base-dir: absolute paths under it are relative in cache keys.
   std::string cache_base_dir;
+  // --job-reaper=off: commands of a ninja that dies live on (job_reaper.h).
+  bool job_reaper = true;
+  // --clean-edge-outputs: `-t clean TARGET` also removes the other outputs
+  // of each edge it cleans, implicit ones included (tool_clean.cc).
+  bool clean_edge_outputs = false;
 };
 
 // One ronin option: its name (without "--"), the name of its value for -h

@@ -33,8 +33,9 @@ Subprocess::~Subprocess() {
   if (pid_ != -1 && !exited_) Finish();
 }
 
-bool Subprocess::Start(SubprocessSet* set, const std::string& command) {
-  JobReaper* reaper = JobReaper::Get();  // started before the first job can be orphaned
+bool Subprocess::Start(SubprocessSet* set, const std::string& command, const JobFiles* files) {
+  // Started before the first job can be orphaned.
+  JobReaper* reaper = set->reaps_jobs() ? JobReaper::Get() : nullptr;
   int pipe_fds[2] = {-1, -1};
   if (!use_console_) {
     if (pipe2(pipe_fds, O_CLOEXEC) < 0) return false;  // errno says why (spawn_retry.h)
@@ -105,7 +106,8 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command) {
     return false;
   }
   // Killed with ninja if ninja dies before reaping it (job_reaper.h).
-  if (reaper) reaper->Started(pid_, !use_console_);
+  reaper_ = reaper;
+  if (reaper_) reaper_->Started(pid_, !use_console_, files ? *files : JobFiles());
   return true;
 }
 
@@ -142,7 +144,7 @@ pid_t Subprocess::Wait(int options, int* status) {
   pid_t result = wait4(pid_, status, options, &usage);
   if (result == pid_) {
     peak_rss_kib_ = usage.ru_maxrss;
-    if (JobReaper* reaper = JobReaper::Get()) reaper->Reaped(pid_, !use_console_);
+    if (reaper_) reaper_->Reaped(pid_, !use_console_);
   }
   return result;
 }
@@ -186,7 +188,7 @@ ExitStatus Subprocess::ReportSignalAsShell(int status) {
   return 128 + signal;
 }
 
-SubprocessSet::SubprocessSet() {
+SubprocessSet::SubprocessSet(bool reap_jobs) : reap_jobs_(reap_jobs) {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
@@ -216,9 +218,9 @@ SubprocessSet::~SubprocessSet() {
   sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
 }
 
-Subprocess* SubprocessSet::Add(const std::string& command, bool use_console) {
+Subprocess* SubprocessSet::Add(const std::string& command, bool use_console, const JobFiles* files) {
   Subprocess* subprocess = new Subprocess(use_console);
-  if (!subprocess->Start(this, command)) {
+  if (!subprocess->Start(this, command, files)) {
     delete subprocess;
     return nullptr;
   }

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "job_reaper.h"
+
 namespace ronin {
 
 // A command's exit status as Ninja reports it: the exit code, 130 for an
@@ -41,7 +43,7 @@ class Subprocess {
  private:
   friend class SubprocessSet;
   explicit Subprocess(bool use_console) : use_console_(use_console) {}
-  bool Start(SubprocessSet* set, const std::string& command);
+  bool Start(SubprocessSet* set, const std::string& command, const JobFiles* files);
   // Reads what the pipe holds now; closes it at end of file.
   void ReadAvailable();
   // Notes the exit of a console job if it has ended (non-blocking).
@@ -59,15 +61,20 @@ class Subprocess {
   bool exited_ = false;
   int wait_status_ = 0;
   int64_t peak_rss_kib_ = -1;
+  JobReaper* reaper_ = nullptr;  // told of the start and of the reaping
 };
 
 class SubprocessSet {
  public:
-  SubprocessSet();
+  // With `reap_jobs`, commands die with ninja (job_reaper.h).
+  explicit SubprocessSet(bool reap_jobs = true);
   ~SubprocessSet();
 
-  // Starts a command via /bin/sh -c; null if it could not be spawned.
-  Subprocess* Add(const std::string& command, bool use_console = false);
+  // Starts a command via /bin/sh -c; null if it could not be spawned. If
+  // ninja dies, the reaper kills it and removes those of `files` it wrote.
+  Subprocess* Add(const std::string& command, bool use_console = false, const JobFiles* files = nullptr);
+  // Whether Add's `files` are of use.
+  bool reaps_jobs() const { return reap_jobs_; }
   // Waits for output, exits or a signal. True if interrupted. With a
   // `wake_fd`, also returns when it is readable (a jobserver token came
   // free), setting *wake_fd_ready.
@@ -94,6 +101,7 @@ class SubprocessSet {
   std::vector<Subprocess*> running_;
   std::deque<Subprocess*> finished_;
   int interrupted_ = 0;
+  bool reap_jobs_;
   sigset_t old_mask_;
   struct sigaction old_int_act_, old_term_act_, old_hup_act_, old_chld_act_;
 };

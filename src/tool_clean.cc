@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ninja_main.h"
+#include "remove_tree.h"
 #include "tool_common.h"
 #include "util.h"
 
@@ -24,7 +25,8 @@ class Cleaner {
         dry_run_(ninja->config_.dry_run),
         quiet_(ninja->config_.verbosity == BuildConfig::Verbosity::kQuiet),
         verbose_(!quiet_ &&
-                 (ninja->config_.verbosity == BuildConfig::Verbosity::kVerbose || dry_run_)) {}
+                 (ninja->config_.verbosity == BuildConfig::Verbosity::kVerbose || dry_run_)),
+        edge_outputs_(ninja->config_.ronin.clean_edge_outputs) {}
 
   int CleanAll(bool generator);
   int CleanTargets(int count, char** targets);
@@ -58,6 +60,7 @@ class Cleaner {
   bool dry_run_;
   bool quiet_;
   bool verbose_;
+  bool edge_outputs_;  // --clean-edge-outputs: a target takes its edge's other outputs
   int cleaned_count_ = 0;
   int status_ = 0;
   std::unordered_set<std::string> removed_;
@@ -77,6 +80,14 @@ void Cleaner::Remove(const std::string& path) {
   if (dry_run_) {
     reported = FileExists(path);
   } else {
+    // A directory output goes with its contents, counted as one file, where
+    // Ninja 1.13.2 fails with "Directory not empty" (remove_tree.h).
+    std::string err;
+    if (IsRealDirectory(path) && !EmptyDirectory(path, &err)) {
+      Error("%s", err.c_str());
+      status_ = 1;
+      return;
+    }
     int result = ninja_->disk_.RemoveFile(path);
     reported = result == 0;
     if (result < 0) status_ = 1;  // already reported by RemoveFile
@@ -106,8 +117,9 @@ int Cleaner::CleanAll(bool generator) {
   return Finish();
 }
 
-// Removes `target` (not its edge's other outputs) and, depth first, every
-// file built on the way to it.
+// Removes `target` and, depth first, every file built on the way to it.
+// Ninja 1.13.2 leaves the other outputs of their edges (implicit ones too);
+// --clean-edge-outputs removes them after each target, as Ninja's master.
 void Cleaner::CleanTarget(Node* target) {
   struct Frame {
     Node* node;
@@ -119,6 +131,8 @@ void Cleaner::CleanTarget(Node* target) {
     if (const Edge* edge = node->in_edge) {
       if (!edge->is_phony()) {
         Remove(std::string(node->path));
+        if (edge_outputs_)
+          for (const Node* output : edge->outputs) Remove(std::string(output->path));
         RemoveEdgeFiles(edge);
       }
     }

@@ -424,7 +424,7 @@ class SigkillLoopTests(NinjaTestCase):
                 kills_mid_build += 1
             proc.send_signal(signal.SIGKILL)
             proc.wait()
-            # Commands of the killed ninja run on; let them finish.
+            # The killed ninja's reaper ends its commands, then itself (its cwd is here too).
             self.assertTrue(wait_until(lambda: not processes_in(self.dir)),
                             "%s: commands still running: %r" % (context, processes_in(self.dir)))
 
