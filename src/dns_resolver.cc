@@ -15,6 +15,7 @@
 
 #include "disk.h"
 #include "http_common.h"  // AsciiLower
+#include "http_server.h"  // ParseNumericAddress
 #include "util.h"
 
 namespace ronin {
@@ -42,23 +43,6 @@ std::vector<std::string_view> Fields(std::string_view line) {
   return fields;
 }
 
-bool ParseAddress(const std::string& text, int port, sockaddr_storage* address) {
-  memset(address, 0, sizeof(*address));
-  sockaddr_in* v4 = reinterpret_cast<sockaddr_in*>(address);
-  if (inet_pton(AF_INET, text.c_str(), &v4->sin_addr) == 1) {
-    v4->sin_family = AF_INET;
-    v4->sin_port = htons(static_cast<uint16_t>(port));
-    return true;
-  }
-  sockaddr_in6* v6 = reinterpret_cast<sockaddr_in6*>(address);
-  if (inet_pton(AF_INET6, text.c_str(), &v6->sin6_addr) == 1) {
-    v6->sin6_family = AF_INET6;
-    v6->sin6_port = htons(static_cast<uint16_t>(port));
-    return true;
-  }
-  return false;
-}
-
 // "ADDR", "V4:PORT" or "[V6]:PORT".
 bool ParseNameserver(std::string_view text, sockaddr_storage* address) {
   std::string host(text);
@@ -71,7 +55,7 @@ bool ParseNameserver(std::string_view text, sockaddr_storage* address) {
     host = std::string(text.substr(1, close - 1));
     colon = close + 1;
   } else if (colon == std::string_view::npos || text.find(':') != colon) {
-    return ParseAddress(host, port, address);  // no port (IPv6 has several colons)
+    return ParseNumericAddress(host, port, address);  // no port (IPv6 has several colons)
   } else {
     host = std::string(text.substr(0, colon));
   }
@@ -79,7 +63,7 @@ bool ParseNameserver(std::string_view text, sockaddr_storage* address) {
   char* end = nullptr;
   long value = strtol(port_text.c_str(), &end, 10);
   if (port_text.empty() || *end != '\0' || value < 1 || value > 65535) return false;
-  return ParseAddress(host, static_cast<int>(value), address);
+  return ParseNumericAddress(host, static_cast<int>(value), address);
 }
 
 // "name:N" as N, when `option` is "name:N".
@@ -124,7 +108,7 @@ ResolvConf ParseResolvConf(std::string_view text) {
   }
   if (conf.nameservers.empty()) {
     sockaddr_storage local;
-    ParseAddress("127.0.0.1", 53, &local);
+    ParseNumericAddress("127.0.0.1", 53, &local);
     conf.nameservers.push_back(local);
   }
   return conf;
