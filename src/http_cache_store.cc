@@ -1,6 +1,7 @@
 // See http_cache_store.h.
 #include "http_cache_store.h"
 
+#include "dns_resolver.h"
 #include "http_server.h"  // ResolveListenAddresses: numeric and /etc/hosts names
 #include "sha256.h"
 #include "util.h"
@@ -28,11 +29,13 @@ std::unique_ptr<CacheStore> OpenHttpCacheStore(const std::string& url,
     *err = "bad cache URL '" + url + "': " + url_err;
     return nullptr;
   }
-  // DNS is not used (see ResolveListenAddresses); an unknown name leaves no
+  // Numeric addresses and /etc/hosts first, then DNS (only here, so builds
+  // without an HTTP cache never read resolv.conf). An unknown name leaves no
   // addresses, which the first request reports as the server's failure.
   std::vector<sockaddr_storage> addresses;
   std::string resolve_err;
-  ResolveListenAddresses(parsed.host, parsed.port, "/etc/hosts", &addresses, &resolve_err);
+  if (!ResolveListenAddresses(parsed.host, parsed.port, "/etc/hosts", &addresses, &resolve_err))
+    ResolveWithDns(parsed.host, parsed.port, "/etc/resolv.conf", &addresses, &resolve_err);
   return std::make_unique<HttpCacheStore>(url, parsed, addresses, options);
 }
 

@@ -432,7 +432,7 @@ bool HttpConnection::Wait(short events, int64_t deadline_ms, std::string* err) {
 
 bool HttpConnection::Connect(int64_t deadline_ms, std::string* err) {
   if (addresses_.empty()) {
-    *err = "cannot resolve the host name (names are looked up in /etc/hosts only)";
+    *err = "the host name could not be resolved via /etc/hosts or DNS";
     return false;
   }
   int64_t connect_deadline = std::min(deadline_ms, NowMillis() + timeouts_.connect_ms);

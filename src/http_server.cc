@@ -325,9 +325,6 @@ HttpServer::~HttpServer() {
   if (listen_fd_ >= 0) close(listen_fd_);
 }
 
-namespace {
-
-// `text` as a numeric IPv4 or IPv6 address.
 bool ParseNumericAddress(const std::string& text, int port, sockaddr_storage* address) {
   memset(address, 0, sizeof(*address));
   sockaddr_in* v4 = reinterpret_cast<sockaddr_in*>(address);
@@ -344,6 +341,8 @@ bool ParseNumericAddress(const std::string& text, int port, sockaddr_storage* ad
   }
   return false;
 }
+
+namespace {
 
 // Lines of `path` are "address name alias..." with '#' comments.
 // Names match case-insensitively.

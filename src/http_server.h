@@ -104,6 +104,9 @@ std::string HtmlEscape(std::string_view text);
 // *code, or 0 if there is none.
 size_t DecodeUtf8(std::string_view text, uint32_t* code);
 
+// `text` as a numeric IPv4 or IPv6 address with `port` filled in.
+bool ParseNumericAddress(const std::string& text, int port, sockaddr_storage* address);
+
 // The addresses a server for `host` listens on, with `port` filled in:
 // every interface for an empty host, a numeric IPv4 or IPv6 address as
 // given, else the name's entries in `hosts_file` (as /etc/hosts), and
