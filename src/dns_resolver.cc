@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <ctype.h>
 
 #include <algorithm>
 #include <random>
@@ -30,18 +29,6 @@ constexpr int kMaxCnameSteps = 16;
 // A name is at most 255 bytes on the wire, so more jumps than this loop.
 constexpr int kMaxPointerJumps = 128;
 constexpr size_t kMaxUdpAnswer = 4096;
-
-std::vector<std::string_view> Fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && isspace(static_cast<unsigned char>(line[i]))) ++i;
-    size_t start = i;
-    while (i < line.size() && !isspace(static_cast<unsigned char>(line[i]))) ++i;
-    if (i > start) fields.push_back(line.substr(start, i - start));
-  }
-  return fields;
-}
 
 // "ADDR", "V4:PORT" or "[V6]:PORT".
 bool ParseNameserver(std::string_view text, sockaddr_storage* address) {
@@ -85,7 +72,7 @@ ResolvConf ParseResolvConf(std::string_view text) {
     std::string_view line = text.substr(start, end - start);
     start = end + 1;
     line = line.substr(0, std::min(line.find('#'), line.find(';')));
-    std::vector<std::string_view> fields = Fields(line);
+    std::vector<std::string_view> fields = WhitespaceFields(line);
     if (fields.size() < 2) continue;
     sockaddr_storage address;
     if (fields[0] == "nameserver") {

@@ -358,14 +358,7 @@ void AppendHostsFileAddresses(const char* path, const std::string& name, int por
     std::string_view line(contents.data() + start, end - start);
     start = end + 1;
     line = line.substr(0, line.find('#'));
-    std::vector<std::string_view> fields;
-    size_t i = 0;
-    while (i < line.size()) {
-      while (i < line.size() && isspace(static_cast<unsigned char>(line[i]))) ++i;
-      size_t field_start = i;
-      while (i < line.size() && !isspace(static_cast<unsigned char>(line[i]))) ++i;
-      if (i > field_start) fields.push_back(line.substr(field_start, i - field_start));
-    }
+    std::vector<std::string_view> fields = WhitespaceFields(line);
     for (size_t f = 1; f < fields.size(); ++f) {
       sockaddr_storage address;
       if (AsciiLower(fields[f]) == lower_name &&

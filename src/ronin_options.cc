@@ -7,6 +7,7 @@
 
 #include "remote_launchers.h"
 #include "status.h"
+#include "util.h"
 
 namespace ronin {
 namespace {
@@ -198,16 +199,7 @@ bool ParseSize(const char* text, int64_t* bytes) {
 
 std::vector<std::string> SplitFlagWords(const char* text) {
   std::vector<std::string> words;
-  std::string word;
-  for (const char* p = text;; ++p) {
-    if (*p == 0 || isspace(static_cast<unsigned char>(*p))) {
-      if (!word.empty()) words.push_back(word);
-      word.clear();
-      if (*p == 0) break;
-    } else {
-      word += *p;
-    }
-  }
+  for (std::string_view field : WhitespaceFields(text)) words.emplace_back(field);
   return words;
 }
 

@@ -1,5 +1,6 @@
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -232,6 +233,18 @@ size_t AnsiEscapeLength(std::string_view text, size_t i) {
   auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
   while (j < text.size() && !is_letter(text[j])) ++j;
   return j < text.size() ? j - i + 1 : text.size() - i;
+}
+
+std::vector<std::string_view> WhitespaceFields(std::string_view text) {
+  std::vector<std::string_view> fields;
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && isspace(static_cast<unsigned char>(text[i]))) ++i;
+    size_t start = i;
+    while (i < text.size() && !isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i > start) fields.push_back(text.substr(start, i - start));
+  }
+  return fields;
 }
 
 std::string StripAnsiEscapeCodes(std::string_view text) {

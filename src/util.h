@@ -53,6 +53,9 @@ int EditDistance(std::string_view a, std::string_view b, int max_distance);
 // The closest of `words` to `text` within edit distance 3, or empty.
 std::string_view SpellcheckString(std::string_view text, const std::vector<std::string_view>& words);
 
+// The words of `text` between runs of white space (isspace).
+std::vector<std::string_view> WhitespaceFields(std::string_view text);
+
 // Removes ANSI CSI escape sequences (colours) from command output.
 std::string StripAnsiEscapeCodes(std::string_view text);
 // Length of the CSI sequence ("ESC [ ... letter") at text[i], or 0 if none

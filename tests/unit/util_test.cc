@@ -318,5 +318,13 @@ TEST(IsCanonicalPathTest, AgreesWithCanonicalizePath) {
   EXPECT_GT(canonical, 100u);
 }
 
+TEST(WhitespaceFieldsTest, WordsBetweenRunsOfWhiteSpace) {
+  EXPECT_EQ(WhitespaceFields(""), std::vector<std::string_view>{});
+  EXPECT_EQ(WhitespaceFields(" \t\n"), std::vector<std::string_view>{});
+  EXPECT_EQ(WhitespaceFields("nameserver  127.0.0.1\t# x"),
+            (std::vector<std::string_view>{"nameserver", "127.0.0.1", "#", "x"}));
+  EXPECT_EQ(WhitespaceFields("\v--a=1\r\n--b "), (std::vector<std::string_view>{"--a=1", "--b"}));
+}
+
 }  // namespace
 }  // namespace ronin
