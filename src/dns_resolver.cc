@@ -13,7 +13,7 @@
 #include <random>
 
 #include "disk.h"
-#include "http_common.h"  // AsciiLower
+#include "http_common.h"  // AsciiLower, ParsePort
 #include "http_server.h"  // ParseNumericAddress
 #include "util.h"
 
@@ -46,11 +46,7 @@ bool ParseNameserver(std::string_view text, sockaddr_storage* address) {
   } else {
     host = std::string(text.substr(0, colon));
   }
-  std::string port_text(text.substr(colon + 1));
-  char* end = nullptr;
-  long value = strtol(port_text.c_str(), &end, 10);
-  if (port_text.empty() || *end != '\0' || value < 1 || value > 65535) return false;
-  return ParseNumericAddress(host, static_cast<int>(value), address);
+  return ParsePort(text.substr(colon + 1), &port) && ParseNumericAddress(host, port, address);
 }
 
 // "name:N" as N, when `option` is "name:N".

@@ -24,19 +24,6 @@ bool IsHostChar(char c) {
          c == '.' || c == '_';
 }
 
-// "1".."65535" without leading junk.
-bool ParsePort(std::string_view text, int* port) {
-  if (text.empty() || text.size() > 5) return false;
-  int value = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return false;
-    value = value * 10 + (c - '0');
-  }
-  if (value < 1 || value > 65535) return false;
-  *port = value;
-  return true;
-}
-
 // The authority part "host[:port]" or "[v6][:port]".
 bool ParseAuthority(std::string_view authority, HttpUrl* url, std::string* err) {
   std::string_view host = authority, port;

@@ -21,6 +21,9 @@ bool IsHttpFieldValue(std::string_view value);
 // `text` without leading and trailing spaces and tabs.
 std::string_view TrimHttpBlanks(std::string_view text);
 
+// A port "1".."65535": decimal digits only, no sign, space or other junk.
+bool ParsePort(std::string_view text, int* port);
+
 // ASCII lower case (header names, schemes and host names are ASCII).
 std::string AsciiLower(std::string_view text);
 
