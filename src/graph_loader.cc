@@ -1,5 +1,7 @@
 #include "graph_loader.h"
 
+#include <sys/resource.h>
+
 #include <chrono>
 
 #include "manifest_parser.h"
@@ -17,6 +19,15 @@ void RecordImageLoad(std::chrono::steady_clock::time_point start) {
   auto elapsed = std::chrono::steady_clock::now() - start;
   metric->count++;
   metric->total_micros += std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
+}
+
+// The image is only a cache, and its writer holds two descriptors while the
+// build opens its lock and logs and starts its first jobs: under a limit this
+// tight those would race for the last few, and the build must win.
+bool DescriptorsToSpare() {
+  constexpr rlim_t kFewest = 64;
+  rlimit limit;
+  return getrlimit(RLIMIT_NOFILE, &limit) < 0 || limit.rlim_cur >= kFewest;
 }
 
 }  // namespace
@@ -48,7 +59,7 @@ GraphLoad LoadGraph(State* state, DiskInterface* disk, const GraphLoadOptions& o
     // A parse that warned is not imaged: loading would not warn again.
     imageable = !parser.warned() && stamping.complete();
   }
-  if (options.write_image && imageable) writer->reset(new GraphImageWriter(state, std::move(key), kGraphImagePath));
+  if (options.write_image && imageable && DescriptorsToSpare()) writer->reset(new GraphImageWriter(state, std::move(key), kGraphImagePath));
   return GraphLoad::kOk;
 }
 

@@ -53,6 +53,8 @@ class SpawnLimitTests(NinjaTestCase):
         self.assertEqual(r.returncode, 1, r)
         self.assertIn("ninja: error: cannot start the command for 'o", r.stderr)
         self.assertIn("Too many open files", r.stderr)
+        # The graph image's writer left the build its few descriptors.
+        self.assertFalse(os.path.exists(os.path.join(self.dir, ".ronin_graph")))
 
     @unittest.skipUnless(os.geteuid() == 0 and shutil.which("setpriv"),
                          harness.SKIP_NO_PRIVILEGE + "root and setpriv, to run under RLIMIT_NPROC as another user")
