@@ -14,6 +14,7 @@
 #include <mutex>
 #include <thread>
 
+#include "background_thread.h"
 #include "builder.h"
 #include "cache_policy.h"
 #include "depfile_parser.h"
@@ -111,7 +112,7 @@ class LookupPool {
       todo_.push_back(std::move(restore));
       ++in_flight_;
       if (threads_.size() < max_threads_ && threads_.size() < in_flight_)
-        threads_.emplace_back(&LookupPool::Loop, this);
+        threads_.push_back(StartBackgroundThread(&LookupPool::Loop, this));
     }
     changed_.notify_all();
   }

@@ -8,6 +8,7 @@
 #include <thread>
 #include <tuple>
 
+#include "background_thread.h"
 #include "graph.h"
 #include "hash.h"
 #include "metrics.h"
@@ -60,7 +61,7 @@ std::vector<bool> DigestFilesInParallel(const std::vector<std::string>& paths, s
   };
   size_t threads = std::min<size_t>({static_cast<size_t>(std::max(GetProcessorCount(), 1)), paths.size(), 16});
   std::vector<std::thread> pool;
-  for (size_t i = 1; i < threads; ++i) pool.emplace_back(work);
+  for (size_t i = 1; i < threads; ++i) pool.push_back(StartBackgroundThread(work));
   work();
   for (std::thread& thread : pool) thread.join();
   return std::vector<bool>(ok.begin(), ok.end());

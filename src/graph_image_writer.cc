@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "graph_image.h"
+#include "background_thread.h"
 #include "hash.h"
 #include "prefetch.h"
 
@@ -445,7 +446,7 @@ std::vector<const Node*> SnapshotNodes(const State& state) {
 
 GraphImageWriter::GraphImageWriter(State* state, GraphImageKey key, std::string path)
     : state_(state), key_(std::move(key)), path_(std::move(path)), nodes_(SnapshotNodes(*state)) {
-  thread_ = std::thread(&GraphImageWriter::Run, this);
+  thread_ = StartBackgroundThread(&GraphImageWriter::Run, this);
 }
 
 GraphImageWriter::~GraphImageWriter() {

@@ -1,6 +1,7 @@
 // See http_cache_store.h.
 #include "http_cache_store.h"
 
+#include "background_thread.h"
 #include "dns_resolver.h"
 #include "http_server.h"  // ResolveListenAddresses: numeric and /etc/hosts names
 #include "sha256.h"
@@ -153,7 +154,7 @@ void HttpCacheStore::Enqueue(Upload upload) {
   // Threads start with the first write: a build that only reads has none.
   if (threads_.size() < static_cast<size_t>(options_.upload_threads) &&
       static_cast<int>(threads_.size()) < static_cast<int>(queue_.size()) + uploads_running_)
-    threads_.emplace_back(&HttpCacheStore::UploadLoop, this);
+    threads_.push_back(StartBackgroundThread(&HttpCacheStore::UploadLoop, this));
   queue_changed_.notify_all();
 }
 

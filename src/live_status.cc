@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "background_thread.h"
 #include "cache_counts.h"
 #include "graph.h"
 #include "line_printer.h"
@@ -108,7 +109,7 @@ void LiveStatus::BuildStarted() {
   classic_.BuildStarted();
   if (refresher_.joinable()) return;
   stopping_ = false;
-  refresher_ = std::thread(&LiveStatus::RefreshLoop, this);
+  refresher_ = StartBackgroundThread(&LiveStatus::RefreshLoop, this);
 }
 
 void LiveStatus::BuildFinished() {

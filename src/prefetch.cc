@@ -11,6 +11,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "background_thread.h"
 #include "build_log.h"
 #include "graph.h"
 
@@ -97,7 +98,7 @@ void Prefetcher::StartWorkers() {
   // than the cores keeps each core busy with one thread.
   size_t threads = PrefetchThreads();
   size_t count = threads > 1 ? threads - 1 : 1;
-  for (size_t i = 0; i < count; ++i) workers_.emplace_back(&Prefetcher::Drain, this, false);
+  for (size_t i = 0; i < count; ++i) workers_.push_back(StartBackgroundThread(&Prefetcher::Drain, this, false));
 }
 
 void Prefetcher::Publish() {
