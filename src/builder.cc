@@ -33,7 +33,7 @@ class DryRunCommandRunner : public CommandRunner {
     finished_.push_back(edge);
     return true;
   }
-  bool WaitForCommand(Result* result) override {
+  bool WaitForCommand(Result* result, int64_t) override {
     if (finished_.empty()) return false;
     result->status = kExitSuccess;
     result->edge = finished_.front();
@@ -47,8 +47,8 @@ class DryRunCommandRunner : public CommandRunner {
 
 class RealCommandRunner : public CommandRunner {
  public:
-  RealCommandRunner(const BuildConfig& config, Jobserver* jobserver, Status* status, const RemoteJobs* remote)
-      : config_(config), jobserver_(jobserver), status_(status), remote_(remote), subprocs_(config.ronin.job_reaper) {}
+  RealCommandRunner(const BuildConfig& config, Jobserver* jobserver, const RemoteJobs* remote)
+      : config_(config), jobserver_(jobserver), remote_(remote), subprocs_(config.ronin.job_reaper) {}
   ~RealCommandRunner() override {
     // Tokens go back only once our jobs are gone.
     subprocs_.Clear();
@@ -107,7 +107,7 @@ class RealCommandRunner : public CommandRunner {
 
   // With a jobserver, may also return true with no result->edge: a token
   // came free while a job was waiting for one.
-  bool WaitForCommand(Result* result) override {
+  bool WaitForCommand(Result* result, int64_t deadline) override {
     if (interrupted_) {
       result->status = kExitInterrupted;
       return false;
@@ -122,13 +122,13 @@ class RealCommandRunner : public CommandRunner {
     std::unique_ptr<Subprocess> subprocess = subprocs_.NextFinished();
     while (!subprocess) {
       bool token_ready = false;
-      if (subprocs_.DoWork(token_fd, &token_ready)) {
+      int64_t timeout = deadline < 0 ? -1 : std::max<int64_t>(0, deadline - MonotonicMillis());
+      if (subprocs_.DoWork(token_fd, &token_ready, timeout)) {
         result->status = kExitInterrupted;
         return false;
       }
       subprocess = subprocs_.NextFinished();
-      if (!subprocess && token_ready) return true;
-      if (status_->WantsRunningOutput()) ReportRunningOutput();
+      if (!subprocess && (token_ready || (deadline >= 0 && MonotonicMillis() >= deadline))) return true;
     }
     result->status = subprocess->Finish();
     result->output = subprocess->output();
@@ -159,17 +159,16 @@ class RealCommandRunner : public CommandRunner {
     if (jobserver_) jobserver_->ReleaseAll();
   }
 
- private:
-  // For a view of running jobs (live_status.h): what each has printed so far.
-  void ReportRunningOutput() {
-    for (const auto& entry : edges_) status_->BuildEdgeOutputSoFar(entry.second, entry.first->output());
+  void ReportRunningOutput(Status* status) const override {
+    for (const auto& entry : edges_) status->BuildEdgeOutputSoFar(entry.second, entry.first->output());
   }
+
+ private:
   // Local jobs hold a jobserver slot; remote ones do not.
   bool UsesToken(const Edge* edge) const { return jobserver_ && !(remote_ && remote_->IsRemote(edge)); }
 
   const BuildConfig& config_;
   Jobserver* jobserver_;             // null: -j is the limit
-  Status* status_;
   const RemoteJobs* remote_;         // null: no remote slots
   mutable bool want_token_ = false;  // CanRunMore found no token free
   SpawnThrottle throttle_;           // lowered when starting jobs fails
@@ -233,7 +232,7 @@ ExitStatus Builder::Build(std::string* err) {
     if (config_.dry_run)
       runner_.reset(new DryRunCommandRunner);
     else
-      runner_.reset(new RealCommandRunner(config_, jobserver_, status_, remote_.get()));
+      runner_.reset(new RealCommandRunner(config_, jobserver_, remote_.get()));
     // Lookups may hold a slot and start later unless a start must be seen at once.
     if (cache_ && !config_.dry_run) runner_ = cache_->Wrap(std::move(runner_), !jobserver_ && !memory_);
   }
@@ -271,13 +270,19 @@ ExitStatus Builder::Build(std::string* err) {
 
     if (pending_commands) {
       CommandRunner::Result result;
-      if (!runner_->WaitForCommand(&result) || result.status == kExitInterrupted) {
+      // A view that redraws (the live view) wants the wait to end in time.
+      int64_t refresh = status_->RefreshDeadline();
+      if (!runner_->WaitForCommand(&result, refresh < 0 ? -1 : start_time_millis_ + refresh) ||
+          result.status == kExitInterrupted) {
         Cleanup();
         status_->BuildFinished();
         *err = "interrupted by user";
         return kExitInterrupted;
       }
-      if (!result.edge) continue;  // woken by a free jobserver token: start more
+      if (!result.edge) {  // woken by a free jobserver token or for a redraw: start more
+        if (refresh >= 0) RefreshStatus(refresh);
+        continue;
+      }
       --pending_commands;
       if (remote_) remote_->Finished(result.edge);
       bool finished = FinishCommand(&result, err);
@@ -288,6 +293,7 @@ ExitStatus Builder::Build(std::string* err) {
         return result.success() ? kExitFailure : result.status;
       }
       if (!result.success() && failures_allowed) --failures_allowed;
+      if (refresh >= 0) RefreshStatus(refresh);
       continue;
     }
 
@@ -304,6 +310,14 @@ ExitStatus Builder::Build(std::string* err) {
   }
   status_->BuildFinished();
   return kExitSuccess;
+}
+
+void Builder::RefreshStatus(int64_t deadline) {
+  int64_t now = MonotonicMillis() - start_time_millis_;
+  if (now < deadline) return;
+  // Running jobs' output is looked at only when it may be drawn.
+  runner_->ReportRunningOutput(status_);
+  status_->Refresh(now);
 }
 
 Edge* Builder::NextWork() {

@@ -42,8 +42,12 @@ class CommandRunner {
   virtual ~CommandRunner() = default;
   virtual size_t CanRunMore() const = 0;
   virtual bool StartCommand(Edge* edge) = 0;
-  // Waits for one command. False if interrupted by a signal.
-  virtual bool WaitForCommand(Result* result) = 0;
+  // Waits for one command. False if interrupted by a signal. With a
+  // `deadline` (MonotonicMillis() time; -1: none) it may also return true
+  // with no result->edge once the deadline has passed.
+  virtual bool WaitForCommand(Result* result, int64_t deadline = -1) = 0;
+  // Tells `status` what each running command has printed so far.
+  virtual void ReportRunningOutput(Status*) const {}
   virtual std::vector<Edge*> GetActiveEdges() { return {}; }
   // A running command's own process group, or -1 (console jobs share ours).
   virtual pid_t ProcessGroupOf(const Edge*) const { return -1; }
@@ -100,6 +104,11 @@ class Builder : public PlanDelegate {
                    const std::string& deps_prefix, std::vector<Node*>* deps_nodes, std::string* err);
   // After a failure or interrupt: stop jobs, delete outputs they touched.
   void Cleanup();
+  // Redraws the status view once `deadline` (Status::RefreshDeadline
+  // before the wait) has passed; called after a finished command is
+  // recorded, so that it is not drawn. A redraw with no job left to show
+  // only erases the block.
+  void RefreshStatus(int64_t deadline);
 
   State* state_;
   const BuildConfig& config_;
