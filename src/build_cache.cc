@@ -188,7 +188,7 @@ class CachingCommandRunner : public CommandRunner {
     cache_->Fetch(restore.get());
     return Collect(*restore);
   }
-  bool WaitForCommand(Result* result, int64_t deadline) override {
+  bool WaitForCommand(Result* result, int64_t deadline, int64_t now) override {
     // Lookups first: each ends in a result (a hit) or a start (a miss).
     while (restored_.empty() && lookups_ && lookups_->in_flight() > 0) {
       std::unique_ptr<BuildCache::Restore> done = lookups_->WaitForOne(deadline);
@@ -204,7 +204,7 @@ class CachingCommandRunner : public CommandRunner {
       restored_.pop_front();
       return true;
     }
-    if (!inner_->WaitForCommand(result, deadline)) return false;
+    if (!inner_->WaitForCommand(result, deadline, now)) return false;
     if (result->edge && result->success()) cache_->Store(result->edge, result->output);
     return true;
   }

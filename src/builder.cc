@@ -33,7 +33,7 @@ class DryRunCommandRunner : public CommandRunner {
     finished_.push_back(edge);
     return true;
   }
-  bool WaitForCommand(Result* result, int64_t) override {
+  bool WaitForCommand(Result* result, int64_t, int64_t) override {
     if (finished_.empty()) return false;
     result->status = kExitSuccess;
     result->edge = finished_.front();
@@ -107,7 +107,7 @@ class RealCommandRunner : public CommandRunner {
 
   // With a jobserver, may also return true with no result->edge: a token
   // came free while a job was waiting for one.
-  bool WaitForCommand(Result* result, int64_t deadline) override {
+  bool WaitForCommand(Result* result, int64_t deadline, int64_t now) override {
     if (interrupted_) {
       result->status = kExitInterrupted;
       return false;
@@ -120,15 +120,18 @@ class RealCommandRunner : public CommandRunner {
       want_token_ = false;
     }
     std::unique_ptr<Subprocess> subprocess = subprocs_.NextFinished();
+    if (deadline >= 0 && now < 0) now = MonotonicMillis();
     while (!subprocess) {
       bool token_ready = false;
-      int64_t timeout = deadline < 0 ? -1 : std::max<int64_t>(0, deadline - MonotonicMillis());
+      int64_t timeout = deadline < 0 ? -1 : std::max<int64_t>(0, deadline - now);
       if (subprocs_.DoWork(token_fd, &token_ready, timeout)) {
         result->status = kExitInterrupted;
         return false;
       }
       subprocess = subprocs_.NextFinished();
-      if (!subprocess && (token_ready || (deadline >= 0 && MonotonicMillis() >= deadline))) return true;
+      if (subprocess) break;
+      if (deadline >= 0) now = MonotonicMillis();  // woken by output or a token: what is left?
+      if (token_ready || (deadline >= 0 && now >= deadline)) return true;
     }
     result->status = subprocess->Finish();
     result->output = subprocess->output();
@@ -272,7 +275,7 @@ ExitStatus Builder::Build(std::string* err) {
       CommandRunner::Result result;
       // A view that redraws (the live view) wants the wait to end in time.
       int64_t refresh = status_->RefreshDeadline();
-      if (!runner_->WaitForCommand(&result, refresh < 0 ? -1 : start_time_millis_ + refresh) ||
+      if (!runner_->WaitForCommand(&result, refresh < 0 ? -1 : start_time_millis_ + refresh, clock_millis_) ||
           result.status == kExitInterrupted) {
         Cleanup();
         status_->BuildFinished();
@@ -280,7 +283,7 @@ ExitStatus Builder::Build(std::string* err) {
         return kExitInterrupted;
       }
       if (!result.edge) {  // woken by a free jobserver token or for a redraw: start more
-        if (refresh >= 0) RefreshStatus(refresh);
+        if (refresh >= 0) RefreshStatus(refresh, clock_millis_ = MonotonicMillis());
         continue;
       }
       --pending_commands;
@@ -293,7 +296,7 @@ ExitStatus Builder::Build(std::string* err) {
         return result.success() ? kExitFailure : result.status;
       }
       if (!result.success() && failures_allowed) --failures_allowed;
-      if (refresh >= 0) RefreshStatus(refresh);
+      if (refresh >= 0) RefreshStatus(refresh, clock_millis_);  // read when the command was recorded
       continue;
     }
 
@@ -312,8 +315,8 @@ ExitStatus Builder::Build(std::string* err) {
   return kExitSuccess;
 }
 
-void Builder::RefreshStatus(int64_t deadline) {
-  int64_t now = MonotonicMillis() - start_time_millis_;
+void Builder::RefreshStatus(int64_t deadline, int64_t now) {
+  now -= start_time_millis_;
   if (now < deadline) return;
   // Running jobs' output is looked at only when it may be drawn.
   runner_->ReportRunningOutput(status_);
@@ -329,7 +332,8 @@ Edge* Builder::NextWork() {
 bool Builder::StartEdge(Edge* edge, std::string* err) {
   METRIC_RECORD("StartEdge");
   if (edge->is_phony()) return true;
-  int64_t start_time = MonotonicMillis() - start_time_millis_;
+  clock_millis_ = MonotonicMillis();
+  int64_t start_time = clock_millis_ - start_time_millis_;
   RunningEdge& running = running_edges_[edge];
   running.start_millis = start_time;
   status_->BuildEdgeStarted(edge, start_time);
@@ -399,7 +403,8 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
   auto running = running_edges_.find(edge);
   int64_t start_time = running->second.start_millis;
   TimeStamp start_stamp = running->second.start_stamp;
-  int64_t end_time = MonotonicMillis() - start_time_millis_;
+  clock_millis_ = MonotonicMillis();
+  int64_t end_time = clock_millis_ - start_time_millis_;
   running_edges_.erase(running);
   status_->BuildEdgeFinished(edge, start_time, end_time, result->status, result->output);
   if (memory_ && !memory_->JobFinished(edge, result->peak_rss_bytes, err)) {
