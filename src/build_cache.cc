@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -122,10 +123,15 @@ class LookupPool {
     std::lock_guard<std::mutex> lock(mutex_);
     return edges_;
   }
-  // The next fetched restore (in_flight() must be > 0).
-  std::unique_ptr<Restore> WaitForOne() {
+  // The next fetched restore (in_flight() must be > 0); null if `deadline`
+  // (a MonotonicMillis() time, -1: none) passes first.
+  std::unique_ptr<Restore> WaitForOne(int64_t deadline = -1) {
     std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [this] { return !done_.empty(); });
+    auto fetched = [this] { return !done_.empty(); };
+    if (deadline < 0)
+      changed_.wait(lock, fetched);
+    else if (!changed_.wait_for(lock, std::chrono::milliseconds(deadline - MonotonicMillis()), fetched))
+      return nullptr;
     std::unique_ptr<Restore> restore = std::move(done_.front());
     done_.pop_front();
     --in_flight_;
@@ -183,10 +189,11 @@ class CachingCommandRunner : public CommandRunner {
     cache_->Fetch(restore.get());
     return Collect(*restore);
   }
-  bool WaitForCommand(Result* result) override {
+  bool WaitForCommand(Result* result, int64_t deadline, int64_t now) override {
     // Lookups first: each ends in a result (a hit) or a start (a miss).
     while (restored_.empty() && lookups_ && lookups_->in_flight() > 0) {
-      std::unique_ptr<BuildCache::Restore> done = lookups_->WaitForOne();
+      std::unique_ptr<BuildCache::Restore> done = lookups_->WaitForOne(deadline);
+      if (!done) return true;  // the deadline passed: no result yet
       if (!Collect(*done)) {
         result->edge = done->edge;  // the miss could not start (the runner said why)
         result->status = kExitFailure;
@@ -198,7 +205,7 @@ class CachingCommandRunner : public CommandRunner {
       restored_.pop_front();
       return true;
     }
-    if (!inner_->WaitForCommand(result)) return false;
+    if (!inner_->WaitForCommand(result, deadline, now)) return false;
     if (result->edge && result->success()) cache_->Store(result->edge, result->output);
     return true;
   }
@@ -209,6 +216,7 @@ class CachingCommandRunner : public CommandRunner {
     return edges;
   }
   pid_t ProcessGroupOf(const Edge* edge) const override { return inner_->ProcessGroupOf(edge); }
+  void ReportRunningOutput(Status* status) const override { inner_->ReportRunningOutput(status); }
   void Abort() override {
     // No output is written behind the builder's cleanup.
     while (lookups_ && lookups_->in_flight() > 0) lookups_->WaitForOne();

@@ -33,7 +33,7 @@ class DryRunCommandRunner : public CommandRunner {
     finished_.push_back(edge);
     return true;
   }
-  bool WaitForCommand(Result* result) override {
+  bool WaitForCommand(Result* result, int64_t, int64_t) override {
     if (finished_.empty()) return false;
     result->status = kExitSuccess;
     result->edge = finished_.front();
@@ -47,8 +47,8 @@ class DryRunCommandRunner : public CommandRunner {
 
 class RealCommandRunner : public CommandRunner {
  public:
-  RealCommandRunner(const BuildConfig& config, Jobserver* jobserver, Status* status, const RemoteJobs* remote)
-      : config_(config), jobserver_(jobserver), status_(status), remote_(remote), subprocs_(config.ronin.job_reaper) {}
+  RealCommandRunner(const BuildConfig& config, Jobserver* jobserver, const RemoteJobs* remote)
+      : config_(config), jobserver_(jobserver), remote_(remote), subprocs_(config.ronin.job_reaper) {}
   ~RealCommandRunner() override {
     // Tokens go back only once our jobs are gone.
     subprocs_.Clear();
@@ -107,7 +107,7 @@ class RealCommandRunner : public CommandRunner {
 
   // With a jobserver, may also return true with no result->edge: a token
   // came free while a job was waiting for one.
-  bool WaitForCommand(Result* result) override {
+  bool WaitForCommand(Result* result, int64_t deadline, int64_t now) override {
     if (interrupted_) {
       result->status = kExitInterrupted;
       return false;
@@ -120,15 +120,18 @@ class RealCommandRunner : public CommandRunner {
       want_token_ = false;
     }
     std::unique_ptr<Subprocess> subprocess = subprocs_.NextFinished();
+    if (deadline >= 0 && now < 0) now = MonotonicMillis();
     while (!subprocess) {
       bool token_ready = false;
-      if (subprocs_.DoWork(token_fd, &token_ready)) {
+      int64_t timeout = deadline < 0 ? -1 : std::max<int64_t>(0, deadline - now);
+      if (subprocs_.DoWork(token_fd, &token_ready, timeout)) {
         result->status = kExitInterrupted;
         return false;
       }
       subprocess = subprocs_.NextFinished();
-      if (!subprocess && token_ready) return true;
-      if (status_->WantsRunningOutput()) ReportRunningOutput();
+      if (subprocess) break;
+      if (deadline >= 0) now = MonotonicMillis();  // woken by output or a token: what is left?
+      if (token_ready || (deadline >= 0 && now >= deadline)) return true;
     }
     result->status = subprocess->Finish();
     result->output = subprocess->output();
@@ -159,17 +162,16 @@ class RealCommandRunner : public CommandRunner {
     if (jobserver_) jobserver_->ReleaseAll();
   }
 
- private:
-  // For a view of running jobs (live_status.h): what each has printed so far.
-  void ReportRunningOutput() {
-    for (const auto& entry : edges_) status_->BuildEdgeOutputSoFar(entry.second, entry.first->output());
+  void ReportRunningOutput(Status* status) const override {
+    for (const auto& entry : edges_) status->BuildEdgeOutputSoFar(entry.second, entry.first->output());
   }
+
+ private:
   // Local jobs hold a jobserver slot; remote ones do not.
   bool UsesToken(const Edge* edge) const { return jobserver_ && !(remote_ && remote_->IsRemote(edge)); }
 
   const BuildConfig& config_;
   Jobserver* jobserver_;             // null: -j is the limit
-  Status* status_;
   const RemoteJobs* remote_;         // null: no remote slots
   mutable bool want_token_ = false;  // CanRunMore found no token free
   SpawnThrottle throttle_;           // lowered when starting jobs fails
@@ -233,7 +235,7 @@ ExitStatus Builder::Build(std::string* err) {
     if (config_.dry_run)
       runner_.reset(new DryRunCommandRunner);
     else
-      runner_.reset(new RealCommandRunner(config_, jobserver_, status_, remote_.get()));
+      runner_.reset(new RealCommandRunner(config_, jobserver_, remote_.get()));
     // Lookups may hold a slot and start later unless a start must be seen at once.
     if (cache_ && !config_.dry_run) runner_ = cache_->Wrap(std::move(runner_), !jobserver_ && !memory_);
   }
@@ -271,13 +273,19 @@ ExitStatus Builder::Build(std::string* err) {
 
     if (pending_commands) {
       CommandRunner::Result result;
-      if (!runner_->WaitForCommand(&result) || result.status == kExitInterrupted) {
+      // A view that redraws (the live view) wants the wait to end in time.
+      int64_t refresh = status_->RefreshDeadline();
+      if (!runner_->WaitForCommand(&result, refresh < 0 ? -1 : start_time_millis_ + refresh, clock_millis_) ||
+          result.status == kExitInterrupted) {
         Cleanup();
         status_->BuildFinished();
         *err = "interrupted by user";
         return kExitInterrupted;
       }
-      if (!result.edge) continue;  // woken by a free jobserver token: start more
+      if (!result.edge) {  // woken by a free jobserver token or for a redraw: start more
+        if (refresh >= 0) RefreshStatus(refresh, clock_millis_ = MonotonicMillis());
+        continue;
+      }
       --pending_commands;
       if (remote_) remote_->Finished(result.edge);
       bool finished = FinishCommand(&result, err);
@@ -288,6 +296,7 @@ ExitStatus Builder::Build(std::string* err) {
         return result.success() ? kExitFailure : result.status;
       }
       if (!result.success() && failures_allowed) --failures_allowed;
+      if (refresh >= 0) RefreshStatus(refresh, clock_millis_);  // read when the command was recorded
       continue;
     }
 
@@ -306,6 +315,14 @@ ExitStatus Builder::Build(std::string* err) {
   return kExitSuccess;
 }
 
+void Builder::RefreshStatus(int64_t deadline, int64_t now) {
+  now -= start_time_millis_;
+  if (now < deadline) return;
+  // Running jobs' output is looked at only when it may be drawn.
+  runner_->ReportRunningOutput(status_);
+  status_->Refresh(now);
+}
+
 Edge* Builder::NextWork() {
   bool local_room = runner_->CanRunMore() > 0;
   if (remote_) return remote_->NextWork(&plan_, local_room);
@@ -315,7 +332,8 @@ Edge* Builder::NextWork() {
 bool Builder::StartEdge(Edge* edge, std::string* err) {
   METRIC_RECORD("StartEdge");
   if (edge->is_phony()) return true;
-  int64_t start_time = MonotonicMillis() - start_time_millis_;
+  clock_millis_ = MonotonicMillis();
+  int64_t start_time = clock_millis_ - start_time_millis_;
   RunningEdge& running = running_edges_[edge];
   running.start_millis = start_time;
   status_->BuildEdgeStarted(edge, start_time);
@@ -385,7 +403,8 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
   auto running = running_edges_.find(edge);
   int64_t start_time = running->second.start_millis;
   TimeStamp start_stamp = running->second.start_stamp;
-  int64_t end_time = MonotonicMillis() - start_time_millis_;
+  clock_millis_ = MonotonicMillis();
+  int64_t end_time = clock_millis_ - start_time_millis_;
   running_edges_.erase(running);
   status_->BuildEdgeFinished(edge, start_time, end_time, result->status, result->output);
   if (memory_ && !memory_->JobFinished(edge, result->peak_rss_bytes, err)) {

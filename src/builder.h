@@ -42,8 +42,16 @@ class CommandRunner {
   virtual ~CommandRunner() = default;
   virtual size_t CanRunMore() const = 0;
   virtual bool StartCommand(Edge* edge) = 0;
-  // Waits for one command. False if interrupted by a signal.
-  virtual bool WaitForCommand(Result* result) = 0;
+  // Waits for one command. False if interrupted by a signal. With a
+  // `deadline` (MonotonicMillis() time; -1: none) it may also return true
+  // with no result->edge once the deadline has passed. `now` is the
+  // caller's latest MonotonicMillis() reading (-1: none), so that a wait
+  // that ends with a command does not read the clock (the wait may then
+  // end as much later as the reading is old: the few milliseconds the
+  // build loop spends between its readings).
+  virtual bool WaitForCommand(Result* result, int64_t deadline = -1, int64_t now = -1) = 0;
+  // Tells `status` what each running command has printed so far.
+  virtual void ReportRunningOutput(Status*) const {}
   virtual std::vector<Edge*> GetActiveEdges() { return {}; }
   // A running command's own process group, or -1 (console jobs share ours).
   virtual pid_t ProcessGroupOf(const Edge*) const { return -1; }
@@ -100,6 +108,11 @@ class Builder : public PlanDelegate {
                    const std::string& deps_prefix, std::vector<Node*>* deps_nodes, std::string* err);
   // After a failure or interrupt: stop jobs, delete outputs they touched.
   void Cleanup();
+  // Redraws the status view once `deadline` (Status::RefreshDeadline
+  // before the wait) has passed; called after a finished command is
+  // recorded, so that it is not drawn. A redraw with no job left to show
+  // only erases the block.
+  void RefreshStatus(int64_t deadline, int64_t now);
 
   State* state_;
   const BuildConfig& config_;
@@ -122,6 +135,7 @@ class Builder : public PlanDelegate {
   };
   std::map<Edge*, RunningEdge> running_edges_;
   int64_t start_time_millis_;
+  int64_t clock_millis_ = -1;  // the latest MonotonicMillis() reading of the build loop
   std::string lock_file_path_;
 };
 

@@ -1,7 +1,8 @@
 // What the build cache (build_cache.h) has done so far in this build, for
 // the views that show it while the build runs (NINJA_STATUS's %C, the live
-// view's summary row) and for `-d stats` at the end. The build loop counts;
-// the live view's refresh thread reads, hence atomics.
+// view's summary row) and for `-d stats` at the end. The build loop counts
+// and the views read them on the same thread; atomics keep them safe to
+// read from any other (one increment per lookup costs nothing measurable).
 #ifndef RONIN_CACHE_COUNTS_H_
 #define RONIN_CACHE_COUNTS_H_
 

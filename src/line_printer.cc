@@ -78,7 +78,6 @@ void LinePrinter::Print(std::string text, LineType type) {
     printf("\x1B[K");  // clear to the end of the line
     fflush(stdout);
     have_blank_line_ = false;
-    if (before_new_line_) status_line_ = std::move(text);  // a view below may ask for it again
   } else {
     printf("%s\n", text.c_str());
     fflush(stdout);
@@ -103,11 +102,6 @@ void LinePrinter::PrintOnNewLine(const std::string& text) {
   if (!have_blank_line_) PrintOrBuffer("\n", 1);
   if (!text.empty()) PrintOrBuffer(text.data(), text.size());
   have_blank_line_ = text.empty() || text.back() == '\n';
-}
-
-void LinePrinter::RepaintStatusLine() {
-  if (!smart_terminal_ || console_locked_ || have_blank_line_ || status_line_.empty()) return;
-  Print(status_line_, ELIDE);
 }
 
 void LinePrinter::SetConsoleLocked(bool locked) {

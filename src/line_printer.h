@@ -32,9 +32,9 @@ class LinePrinter {
   // Runs before PrintOnNewLine writes to the terminal (a view drawn below
   // the status line erases itself there).
   void SetBeforeNewLine(std::function<void()> hook) { before_new_line_ = std::move(hook); }
-  // Prints the current status line again (after the terminal was resized
-  // and the line cleared), elided to the new width.
-  void RepaintStatusLine();
+  // Whether the last thing printed is a status line still on screen (on a
+  // smart terminal, nothing printed after it).
+  bool status_line_shown() const { return smart_terminal_ && !console_locked_ && !have_blank_line_; }
 
  private:
   void PrintOrBuffer(const char* data, size_t size);
@@ -47,8 +47,6 @@ class LinePrinter {
   LineType line_type_ = FULL;
   std::string output_buffer_;
   std::function<void()> before_new_line_;
-  std::string status_line_;  // the status line on screen now, unelided
-  LineType status_line_type_ = FULL;
 };
 
 }  // namespace ronin

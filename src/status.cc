@@ -113,6 +113,15 @@ void StatusPrinter::PrintExplanations(const Edge* edge) {
 
 void StatusPrinter::PrintStatus(const Edge* edge, int64_t time_millis) {
   PrintExplanations(edge);
+  PrintStatusLine(edge, time_millis);
+}
+
+void StatusPrinter::RepaintStatusLine() {
+  // Formatted again: nothing it shows has changed since it was printed.
+  if (status_edge_ && printer_.status_line_shown()) PrintStatusLine(status_edge_, status_time_millis_);
+}
+
+void StatusPrinter::PrintStatusLine(const Edge* edge, int64_t time_millis) {
   if (config_.verbosity == BuildConfig::Verbosity::kQuiet ||
       config_.verbosity == BuildConfig::Verbosity::kNoStatusUpdate)
     return;
@@ -121,18 +130,9 @@ void StatusPrinter::PrintStatus(const Edge* edge, int64_t time_millis) {
   std::string text = edge->GetBinding(Rule::kDescription);
   if (text.empty() || full_command) text = edge->GetBinding(Rule::kCommand);
   std::string line = FormatProgressStatus(status_format_, time_millis) + text;
-  described_edge_ = edge;
-  described_ = std::move(text);
+  status_edge_ = edge;
+  status_time_millis_ = time_millis;
   printer_.Print(std::move(line), full_command ? LinePrinter::FULL : LinePrinter::ELIDE);
-}
-
-std::string StatusPrinter::TakeDescription(const Edge* edge) {
-  if (edge == described_edge_) {
-    described_edge_ = nullptr;
-    return std::move(described_);
-  }
-  std::string text = edge->GetBinding(Rule::kDescription);
-  return text.empty() ? edge->GetBinding(Rule::kCommand) : text;
 }
 
 void StatusPrinter::RecalculateProgressPrediction() {

@@ -48,10 +48,14 @@ class Status {
   // With --cache: the build cache's live counts (null when the build has
   // none open, e.g. -n), for %C and the live view.
   virtual void SetCacheCounts(const CacheCounts*) {}
-  // A view that shows running jobs' output as it comes says so; it then
-  // hears, after each wait, the output a running job has printed so far.
-  virtual bool WantsRunningOutput() const { return false; }
+  // A view that redraws while commands run (the live view) has no thread
+  // of its own: it names the time by which it wants Refresh (the builder's
+  // clock, as start_time_millis; -1: never), and the builder's wait for
+  // commands ends by then. Before each Refresh it hears what every running
+  // job has printed so far.
+  virtual int64_t RefreshDeadline() const { return -1; }
   virtual void BuildEdgeOutputSoFar(const Edge*, const std::string& /*output*/) {}
+  virtual void Refresh(int64_t /*time_millis*/) {}
 };
 
 class StatusPrinter : public Status {
@@ -77,15 +81,14 @@ class StatusPrinter : public Status {
   // text as command output is printed.
   void SetBeforeNewLine(std::function<void()> hook) { printer_.SetBeforeNewLine(std::move(hook)); }
   void PrintOnNewLine(const std::string& text) { printer_.PrintOnNewLine(text); }
-  void RepaintStatusLine() { printer_.RepaintStatusLine(); }
+  // Prints the status line on screen again (after the terminal was resized
+  // and the line cleared), elided to the new width.
+  void RepaintStatusLine();
   bool is_smart_terminal() const { return printer_.is_smart_terminal(); }
-  // The edge's status text (its description, else its command) as the
-  // line just printed for it had it, handed over without evaluating it
-  // again; evaluated if no line was printed for it last.
-  std::string TakeDescription(const Edge* edge);
 
  private:
   void PrintStatus(const Edge* edge, int64_t time_millis);
+  void PrintStatusLine(const Edge* edge, int64_t time_millis);
   void PrintExplanations(const Edge* edge);
   void RecalculateProgressPrediction();
 
@@ -116,9 +119,10 @@ class StatusPrinter : public Status {
   int unpredictable_edges_remaining_ = 0;
   int64_t cpu_time_millis_ = 0;
   double time_predicted_fraction_ = 0.0;
-  const Edge* described_edge_ = nullptr;  // the edge of the last status line
-  std::string described_;                 // its text, for TakeDescription
   mutable SlidingRate current_rate_;
+  // The last status line's edge and time, for RepaintStatusLine.
+  const Edge* status_edge_ = nullptr;
+  int64_t status_time_millis_ = 0;
 };
 
 }  // namespace ronin

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -240,7 +241,7 @@ void SubprocessSet::HandlePendingInterruption() {
     interrupted_ = SIGHUP;
 }
 
-bool SubprocessSet::DoWork(int wake_fd, bool* wake_fd_ready) {
+bool SubprocessSet::DoWork(int wake_fd, bool* wake_fd_ready, int64_t timeout_millis) {
   std::vector<pollfd> fds;
   std::vector<Subprocess*> polled;
   for (Subprocess* subprocess : running_) {
@@ -254,7 +255,9 @@ bool SubprocessSet::DoWork(int wake_fd, bool* wake_fd_ready) {
   bool check_exits = true;
   if (!g_child_exited) {
     g_interrupted = 0;
-    int ret = ppoll(fds.data(), fds.size(), nullptr, &old_mask_);
+    timespec timeout = {static_cast<time_t>(timeout_millis / 1000),
+                        static_cast<long>(timeout_millis % 1000) * 1000000};
+    int ret = ppoll(fds.data(), fds.size(), timeout_millis >= 0 ? &timeout : nullptr, &old_mask_);
     if (ret == -1 && errno != EINTR) Fatal("ppoll: %s", strerror(errno));
     interrupted_ = g_interrupted;
     HandlePendingInterruption();

@@ -77,8 +77,9 @@ class SubprocessSet {
   bool reaps_jobs() const { return reap_jobs_; }
   // Waits for output, exits or a signal. True if interrupted. With a
   // `wake_fd`, also returns when it is readable (a jobserver token came
-  // free), setting *wake_fd_ready.
-  bool DoWork(int wake_fd = -1, bool* wake_fd_ready = nullptr);
+  // free), setting *wake_fd_ready; with a `timeout_millis` >= 0, also
+  // when that much time has passed (a view redraws, live_status.h).
+  bool DoWork(int wake_fd = -1, bool* wake_fd_ready = nullptr, int64_t timeout_millis = -1);
   // After a start failed for lack of resources: waits until a running job
   // ends and reaps it (its result stays queued). False if interrupted.
   bool WaitForRoom();

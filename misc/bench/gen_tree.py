@@ -33,6 +33,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -840,14 +841,27 @@ def gen_makespan(root, n, seed=1):
     with open(os.path.join(bdir, "build.ninja"), "w") as f:
         f.write("\n".join(lines))
 
-    # The lower bound for N jobs: max(longest chain of durations, work / N).
-    longest = {}
-    for out in durations:  # inputs are always declared before their users
-        longest[out] = durations[out] + max((longest[i] for i in inputs[out]), default=0.0)
+    longest, work = makespan_chain_and_work(inputs, durations)
     return {"kind": "makespan", "build_dir": "out", "edges": len(durations) + 1, "commands": len(durations),
             "generator_version": GENERATOR_VERSION, "params": {"makespan": n, "seed": seed},
-            "work_seconds": round(sum(durations.values()), 3),
-            "longest_chain_seconds": round(max(longest.values()), 3)}
+            "work_seconds": round(work, 3), "longest_chain_seconds": round(longest, 3)}
+
+
+def makespan_chain_and_work(inputs, durations):
+    """(longest chain of durations, total work) of a makespan graph: the lower
+    bound for N jobs is max(chain, work / N). `inputs` maps each output to its
+    inputs, in the manifest's order (inputs are declared before their users)."""
+    longest = {}
+    for out in inputs:
+        longest[out] = durations[out] + max((longest[i] for i in inputs[out]), default=0.0)
+    return max(longest.values()), sum(durations[out] for out in inputs)
+
+
+def makespan_inputs(bdir):
+    """The makespan graph of a generated tree: output -> inputs, in manifest order."""
+    with open(os.path.join(bdir, "build.ninja")) as f:
+        return {m.group(1): m.group(2).split()
+                for m in re.finditer(r"^build (\S+): work ?(.*)$", f.read(), re.M)}
 
 
 def gen_chain(root, n):

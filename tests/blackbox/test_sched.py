@@ -239,6 +239,34 @@ class TestLiveView(NinjaTestCase):
         self.assertEqual(["[1/3] BUILD a", "output of a", "[2/3] BUILD b", "output of b",
                           "[3/3] BUILD c", "output of c"], [line for line in final if line])
 
+    def test_a_running_jobs_last_line_of_output(self):
+        # What a job printed so far is looked at before each redraw (src/builder.cc's RefreshStatus).
+        self.write("build.ninja", "rule r\n  command = printf 'one\\ntwo 50%%\\r75%%\\n'; "
+                                  "while [ ! -e go_$out ]; do sleep 0.05; done; touch $out\n"
+                                  "  description = BUILD $out\nbuild a: r\n")
+        tmux = Tmux(self, self.dir, ["-j1", "--progress=live"])
+        self.wait_for(lambda: any(line.endswith("BUILD a | 75%") for line in self.block(tmux)))
+        self.write("go_a", "")
+        self.wait_for(lambda: self.exists("rc"))
+        self.assertEqual("0", self.read("rc").strip())
+
+    def test_a_silent_job_is_redrawn_several_times_a_second(self):
+        # No output and no other job: only the refresh deadline ends the build loop's wait.
+        self.write("build.ninja", "rule r\n  command = while [ ! -e go_$out ]; do sleep 0.05; done; touch $out\n"
+                                  "  description = BUILD $out\nbuild a: r\n")
+        tmux = Tmux(self, self.dir, ["-j1", "--progress=live"])
+        self.wait_for(lambda: self.block(tmux))
+        seen = set()
+        start = time.time()
+        while time.time() - start < 2:
+            seen.update(line.split("s ", 1)[0] for line in self.block(tmux))
+            time.sleep(0.03)
+        # Ten redraws a second: 20 values, if this machine lets the poll see them.
+        self.assertGreaterEqual(len(seen), 8, sorted(seen))
+        self.write("go_a", "")
+        self.wait_for(lambda: self.exists("rc"))
+        self.assertEqual("0", self.read("rc").strip())
+
     def test_interrupt_leaves_a_clean_terminal(self):
         self.write("build.ninja", GATED)
         tmux = Tmux(self, self.dir, ["-j3", "--progress=live"])

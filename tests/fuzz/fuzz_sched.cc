@@ -29,12 +29,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (char c : last) FUZZ_CHECK(static_cast<unsigned char>(c) >= 0x20 && c != 0x7f);
   FUZZ_CHECK(last.size() <= output.size());
 
-  std::vector<LiveStatus::Job> jobs;
+  // Descriptions as the view draws them: printable, like a last line.
+  RunningJobs jobs;
   int count = provider.ConsumeIntegralInRange<int>(0, 40);
   for (int i = 0; i < count; ++i) {
-    LiveStatus::Job job{nullptr, provider.ConsumeIntegral<int32_t>(), provider.ConsumeRandomLengthString(64),
-                        LiveStatus::LastLine(provider.ConsumeRandomLengthString(64)), 0};
-    jobs.push_back(job);
+    RunningJob& job = jobs.Add(nullptr, provider.ConsumeIntegral<int32_t>());
+    job.description = LiveStatus::LastLine(provider.ConsumeRandomLengthString(64));
+    job.described = true;
+    job.last_line = LiveStatus::LastLine(provider.ConsumeRandomLengthString(64));
   }
   int columns = provider.ConsumeIntegralInRange<int>(0, 400);
   int rows = provider.ConsumeIntegralInRange<int>(0, 100);
@@ -42,5 +44,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<std::string> lines = LiveStatus::BlockLines(jobs, now, columns, rows);
   FUZZ_CHECK(lines.size() <= jobs.size());
   FUZZ_CHECK(lines.size() + 1 <= static_cast<size_t>(rows < 1 ? 1 : rows));  // the status line keeps a row
+  for (const std::string& line : lines) FUZZ_CHECK(line.size() < static_cast<size_t>(columns));
   return 0;
 }
