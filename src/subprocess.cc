@@ -242,8 +242,11 @@ void SubprocessSet::HandlePendingInterruption() {
 }
 
 bool SubprocessSet::DoWork(int wake_fd, bool* wake_fd_ready, int64_t timeout_millis) {
-  std::vector<pollfd> fds;
-  std::vector<Subprocess*> polled;
+  // Kept between calls: a build waits once per command or more.
+  std::vector<pollfd>& fds = poll_fds_;
+  std::vector<Subprocess*>& polled = polled_;
+  fds.clear();
+  polled.clear();
   for (Subprocess* subprocess : running_) {
     if (subprocess->fd_ < 0) continue;
     fds.push_back({subprocess->fd_, POLLIN | POLLPRI, 0});

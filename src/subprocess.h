@@ -5,6 +5,7 @@
 #ifndef RONIN_SUBPROCESS_H_
 #define RONIN_SUBPROCESS_H_
 
+#include <poll.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -101,6 +102,8 @@ class SubprocessSet {
 
   std::vector<Subprocess*> running_;
   std::deque<Subprocess*> finished_;
+  std::vector<pollfd> poll_fds_;     // DoWork's, reused
+  std::vector<Subprocess*> polled_;  // the job of each pipe in poll_fds_
   int interrupted_ = 0;
   bool reap_jobs_;
   sigset_t old_mask_;
