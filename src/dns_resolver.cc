@@ -25,6 +25,7 @@ constexpr int kMaxNameservers = 3;
 constexpr size_t kMaxSearchDomains = 6;
 constexpr int kMaxTimeoutMs = 2000;
 constexpr int kMaxAttempts = 2;
+constexpr int kMaxOptionValue = 1 << 20;  // more than any option's range
 constexpr int kMaxCnameSteps = 16;
 // A name is at most 255 bytes on the wire, so more jumps than this loop.
 constexpr int kMaxPointerJumps = 128;
@@ -54,7 +55,14 @@ bool OptionValue(std::string_view option, std::string_view name, int* value) {
   if (option.size() <= name.size() + 1 || option.substr(0, name.size()) != name ||
       option[name.size()] != ':')
     return false;
-  *value = atoi(std::string(option.substr(name.size() + 1)).c_str());
+  // Its leading digits, saturating: every caller clamps the value to a small
+  // range, and a huge number must not overflow on the way (a minus sign
+  // reads as 0, which those ranges treat as atoi's negative value).
+  *value = 0;
+  for (char c : option.substr(name.size() + 1)) {
+    if (c < '0' || c > '9') break;
+    *value = std::min(*value * 10 + (c - '0'), kMaxOptionValue);
+  }
   return true;
 }
 

@@ -140,6 +140,17 @@ TEST(ResolvConfTest, NameserversSearchAndOptions) {
   ASSERT_EQ(1u, v6_port.nameservers.size());
   EXPECT_EQ(htons(5300), reinterpret_cast<sockaddr_in6&>(v6_port.nameservers[0]).sin6_port);
 
+  // Out-of-range values are clamped, huge ones without overflowing (fuzz
+  // target dns_response found `timeout:17777777777777`).
+  ResolvConf huge = ParseResolvConf("options timeout:17777777777777 ndots:99999999999 attempts:-3\n");
+  EXPECT_EQ(2000, huge.timeout_ms);
+  EXPECT_EQ(15, huge.ndots);
+  EXPECT_EQ(1, huge.attempts);
+  ResolvConf small = ParseResolvConf("options timeout:0 ndots:-1 attempts:x\n");
+  EXPECT_EQ(100, small.timeout_ms);
+  EXPECT_EQ(0, small.ndots);
+  EXPECT_EQ(1, small.attempts);
+
   ResolvConf empty = ParseResolvConf("");
   ASSERT_EQ(1u, empty.nameservers.size());  // 127.0.0.1, as glibc
   EXPECT_EQ(AF_INET, empty.nameservers[0].ss_family);
