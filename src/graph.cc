@@ -21,7 +21,9 @@ bool Node::Stat(DiskInterface* disk, std::string* err) {
 }
 
 bool Edge::AllInputsReady() const {
-  for (const Node* input : inputs) {
+  if (ready_inputs > inputs.size()) ready_inputs = 0;  // inputs removed: look again
+  for (; ready_inputs < inputs.size(); ++ready_inputs) {
+    const Node* input = inputs[ready_inputs];
     if (input->in_edge && !input->in_edge->outputs_ready) return false;
   }
   return true;

@@ -120,6 +120,8 @@ struct Edge {
   uint32_t id = 0;
   int32_t critical_path_weight = -1;
   int32_t prev_elapsed_time_millis = -1;
+  // How many leading inputs were found built (AllInputsReady's cursor).
+  mutable uint32_t ready_inputs = 0;
   Visit mark = Visit::kNone;
   Want want = Want::kNotInPlan;
   bool outputs_ready = false;
@@ -145,8 +147,14 @@ struct Edge {
   bool is_implicit_out(size_t index) const { return index >= outputs.size() - implicit_outs; }
   size_t explicit_input_count() const { return inputs.size() - implicit_deps - order_only_deps; }
   size_t explicit_output_count() const { return outputs.size() - implicit_outs; }
-  // All inputs (order-only included) are built.
+  // All inputs (order-only included) are built. Resumes at ready_inputs:
+  // while a plan runs an input only goes from unbuilt to built, so each
+  // input is looked at about once per build instead of once per finished
+  // input (link edges have thousands).
   bool AllInputsReady() const;
+  // To be called when that no longer holds: inputs inserted or removed, an
+  // input given a producer (dyndep), built outputs made unbuilt (Reset).
+  void ForgetReadyInputs() const { ready_inputs = 0; }
   // Ninja's "phonycycle" diagnostic applies only to this simple shape.
   bool maybe_phonycycle_diagnostic() const {
     return is_phony() && outputs.size() == 1 && implicit_outs == 0 && implicit_deps == 0;

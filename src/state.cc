@@ -170,6 +170,7 @@ void State::Reset() {
   for (Node& node : nodes_) node.ResetState();
   for (Edge* edge : edges_) {
     edge->outputs_ready = false;
+    edge->ForgetReadyInputs();
     edge->deps_loaded = false;
     edge->mark = Edge::Visit::kNone;
   }
