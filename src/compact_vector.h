@@ -73,6 +73,20 @@ class CompactVector {
     data_[size_++] = value;
   }
 
+  // Two passes, for lists whose final size only a pass over the graph
+  // tells: CountForLater() once per element to come, then AllocateCounted()
+  // before each push_back: one exact allocation instead of doubling. Only a
+  // list that owns no memory yet counts; others grow as usual.
+  void CountForLater() {
+    if (!data_) ++capacity_;
+  }
+  void AllocateCounted() {
+    if (data_ || !capacity_) return;
+    size_t counted = capacity_;
+    capacity_ = 0;
+    reserve(counted);
+  }
+
   // Inserts `count` copies of `value` before `position`; returns where they start.
   iterator insert(const_iterator position, size_t count, const T& value) {
     size_t index = static_cast<size_t>(position - data_);

@@ -26,7 +26,7 @@ bool ManifestParser::Load(const std::string& filename, std::string* err, Lexer* 
   files_.clear();
   open_counts_.clear();
   if (!OpenFile(filename, env_, err, parent)) return false;
-  return ParseFiles(err);
+  return ParseFilesAndLinkUsers(err);
 }
 
 bool ManifestParser::ParseTest(std::string_view input, std::string* err) {
@@ -37,7 +37,15 @@ bool ManifestParser::ParseTest(std::string_view input, std::string* err) {
   file.canonical = "input";
   file.env = env_;
   file.lexer.Start("input", file.contents);
-  return ParseFiles(err);
+  return ParseFilesAndLinkUsers(err);
+}
+
+bool ManifestParser::ParseFilesAndLinkUsers(std::string* err) {
+  size_t first_edge = state_->edges().size();
+  extra_users_.clear();
+  bool ok = ParseFiles(err);
+  state_->LinkUsers(first_edge, extra_users_);  // after a failed parse too: the graph stays whole
+  return ok;
 }
 
 bool ManifestParser::OpenFile(const std::string& filename, Scope* env, std::string* err, Lexer* includer) {
@@ -377,7 +385,7 @@ bool ManifestParser::ParseEdge(std::string* err) {
   edge->inputs.reserve(ins_end - outs_end);
   for (size_t i = outs_end; i < ins_end; ++i) {
     if (i >= evaluated) return lexer_.Error("empty path", err);
-    state_->AddIn(edge, EdgePathNode(i));
+    state_->AddInLater(edge, EdgePathNode(i));
   }
   edge->implicit_deps = implicit_ins;
   edge->order_only_deps = order_only_ins;
@@ -395,6 +403,7 @@ bool ManifestParser::ParseEdge(std::string* err) {
     auto new_end = std::remove(edge->inputs.begin(), edge->inputs.end(), out);
     if (new_end != edge->inputs.end()) {
       // The node keeps this edge as a user, so it is not a root node (as in Ninja).
+      for (auto it = new_end; it != edge->inputs.end(); ++it) extra_users_.emplace_back(edge, out);
       edge->inputs.erase(new_end, edge->inputs.end());
       // Ninja keeps the section counts as written and classifies inputs
       // from the end: the last order_only_deps are order-only, the

@@ -117,6 +117,26 @@ void State::AddIn(Edge* edge, Node* node) {
   node->generated_by_dep_loader = false;
 }
 
+void State::LinkUsers(size_t first_edge, const std::vector<std::pair<Edge*, Node*>>& extra_users) {
+  // Twice over the same users: first counted, then stored.
+  for (int pass = 0; pass < 2; ++pass) {
+    auto extra = extra_users.begin();
+    for (size_t i = first_edge; i < edges_.size(); ++i) {
+      Edge* edge = edges_[i];
+      auto link = [pass, edge](Node* node) {
+        if (pass == 0) {
+          node->out_edges.CountForLater();
+        } else {
+          node->out_edges.AllocateCounted();
+          node->out_edges.push_back(edge);
+        }
+      };
+      for (Node* input : edge->inputs) link(input);
+      for (; extra != extra_users.end() && extra->first == edge; ++extra) link(extra->second);
+    }
+  }
+}
+
 void State::AddValidation(Edge* edge, std::string_view path) {
   Node* node = GetNode(path);
   edge->validations.push_back(node);

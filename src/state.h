@@ -10,6 +10,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "arena.h"
@@ -68,6 +69,17 @@ class State {
   void AddIn(Edge* edge, std::string_view path) { AddIn(edge, path, HashString(path)); }
   void AddIn(Edge* edge, std::string_view path, uint64_t hash) { AddIn(edge, GetNode(path, hash)); }
   void AddIn(Edge* edge, Node* node);
+  // As AddIn, but the node learns of its user only in LinkUsers. The parser
+  // adds every input so, and each node's user list is then allocated once
+  // at its final size instead of growing by doubling in the arena.
+  void AddInLater(Edge* edge, Node* node) {
+    edge->inputs.push_back(node);
+    node->generated_by_dep_loader = false;
+  }
+  // Gives nodes their users for the edges from `first_edge` on, in edge
+  // order as AddIn would have; `extra_users` (edge, node), in edge order,
+  // are users beyond the edges' inputs.
+  void LinkUsers(size_t first_edge, const std::vector<std::pair<Edge*, Node*>>& extra_users);
   void AddValidation(Edge* edge, std::string_view path);
   // Edges that list `node` as a validation (rare, so kept outside Node).
   const CompactVector<Edge*>& ValidationUsers(const Node* node) const;

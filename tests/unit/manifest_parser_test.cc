@@ -152,6 +152,34 @@ TEST(ManifestParserTest, BuildStatementInputKinds) {
   EXPECT_EQ("cat e1 e2 > o1 o2", edge->EvaluateCommand());
 }
 
+TEST(ManifestParserTest, UsersInManifestOrderWithDroppedSelfInputs) {
+  // Users are linked after the parse: each node's list in edge order, an
+  // edge once per mention, and a phony edge that named its own output keeps
+  // its place among that node's users (once per dropped mention), as AddIn
+  // while parsing would have had it.
+  State state;
+  ManifestParserOptions options;
+  options.quiet = true;
+  ASSERT_TRUE(ParseManifest(&state, std::string(kCatRule) +
+                                        "build x: cat s s\n"
+                                        "build p: phony s p p\n"
+                                        "build y: cat p s\n"
+                                        "build z: cat s\n",
+                            options));
+  const std::vector<Edge*>& edges = state.edges();
+  std::vector<Edge*> want_s = {edges[0], edges[0], edges[1], edges[2], edges[3]};
+  std::vector<Edge*> want_p = {edges[1], edges[1], edges[2]};
+  Node* s = NodeOrNull(state, "s");
+  Node* p = NodeOrNull(state, "p");
+  EXPECT_EQ(want_s, std::vector<Edge*>(s->out_edges.begin(), s->out_edges.end()));
+  EXPECT_EQ(want_p, std::vector<Edge*>(p->out_edges.begin(), p->out_edges.end()));
+  EXPECT_EQ("s", Paths(edges[1]->inputs));
+  // Edges added after the parse are users as before.
+  state.AddIn(edges[3], s);
+  EXPECT_EQ(6u, s->out_edges.size());
+  EXPECT_EQ(edges[3], s->out_edges.back());
+}
+
 TEST(ManifestParserTest, GraphIsWired) {
   State state;
   ASSERT_TRUE(ParseManifest(&state, std::string(kCatRule) +
