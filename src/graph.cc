@@ -65,10 +65,16 @@ class EdgeEnv : public Env {
     // The innermost scope is the edge's own bindings if it has any, else
     // (Ninja's quirk) its file scope, which thus beats the rule.
     const Scope* scope = edge_->scope;
-    const std::string_view* local =
-        edge_->binding_count ? edge_->FindOwnBinding(name) : scope->LookupLocal(name);
-    if (local) {
-      out->append(*local);
+    std::string_view local;
+    bool found = false;
+    if (edge_->binding_count) {
+      found = edge_->FindOwnBinding(name, &local);
+    } else if (const std::string_view* value = scope->LookupLocal(name)) {
+      local = *value;
+      found = true;
+    }
+    if (found) {
+      out->append(local);
     } else if (rule_value) {
       rule_value->EvaluateInto(*this, out);
     } else if (edge_->binding_count) {

@@ -324,7 +324,7 @@ class GraphImageReader::Decoder {
     for (uint32_t i = 0; i < count; ++i) {
       std::string_view name, value;
       if (!Ref(&name) || !Ref(&value)) return false;
-      new (&bindings[i]) Edge::Binding{name, value};
+      new (&bindings[i]) Edge::Binding(Edge::Binding::Of(name, value));  // Ref checked the NULs
     }
     edge->bindings = bindings;
     edge->binding_count = count;

@@ -292,8 +292,8 @@ class GraphImageWriter::Encoder {
       sections_.U32(scope_index_.at(edge->scope));
       sections_.U32(edge->binding_count);
       for (uint32_t i = 0; i < edge->binding_count; ++i) {
-        NameRef(edge->bindings[i].name);
-        Ref(edge->bindings[i].value);
+        NameRef(edge->bindings[i].name());
+        Ref(edge->bindings[i].value());
       }
       WriteNodeList(edge->inputs);
       sections_.U32(static_cast<uint32_t>(edge->implicit_deps));

@@ -359,7 +359,7 @@ bool ManifestParser::ParseEdge(std::string* err) {
     scratch_value_.clear();
     value.EvaluateInto(*env_, &scratch_value_);
     if (ValueTooLarge(scratch_value_)) return ValueTooLargeError(key, err);
-    scratch_bindings_.push_back({state_->InternName(key), state_->arena()->Copy(scratch_value_)});
+    scratch_bindings_.push_back(Edge::Binding::Of(state_->InternName(key), state_->arena()->Copy(scratch_value_)));
   }
 
   Edge* edge = state_->AddEdge(rule, env_);

@@ -63,17 +63,17 @@ void State::SetEdgeBindings(Edge* edge, const std::vector<Edge::Binding>& bindin
   for (const Edge::Binding& binding : bindings) {
     Edge::Binding* existing = nullptr;
     if (indexed) {
-      auto it = index.find(binding.name);
+      auto it = index.find(binding.name());
       if (it != index.end()) existing = &array[it->second];
     } else {
       for (uint32_t i = 0; i < count; ++i)
-        if (array[i].name == binding.name) existing = &array[i];
+        if (array[i].name() == binding.name()) existing = &array[i];
     }
     if (existing) {
-      existing->value = binding.value;
+      existing->value_text = binding.value_text;
       continue;
     }
-    if (indexed) index.emplace(binding.name, count);
+    if (indexed) index.emplace(binding.name(), count);
     new (&array[count++]) Edge::Binding(binding);
   }
   edge->bindings = array;
@@ -82,7 +82,7 @@ void State::SetEdgeBindings(Edge* edge, const std::vector<Edge::Binding>& bindin
 
 void State::AddEdgeBinding(Edge* edge, std::string_view name, std::string_view value) {
   std::vector<Edge::Binding> bindings(edge->bindings, edge->bindings + edge->binding_count);
-  bindings.push_back({InternName(name), arena_.Copy(value)});
+  bindings.push_back(Edge::Binding::Of(InternName(name), arena_.Copy(value)));
   SetEdgeBindings(edge, bindings);
 }
 

@@ -223,6 +223,17 @@ TEST(NodeTest, PhonyMtimeOnlyForMissingNodes) {
   EXPECT_EQ(2, present.mtime);
 }
 
+TEST(EdgeBindingTest, NameIsComparesWholeNames) {
+  std::string name = "ab", value = "value";  // NUL-terminated, as arena copies are
+  Edge::Binding binding = Edge::Binding::Of(name, value);
+  EXPECT_TRUE(binding.NameIs("ab"));
+  EXPECT_FALSE(binding.NameIs("a"));
+  EXPECT_FALSE(binding.NameIs("abc"));
+  EXPECT_FALSE(binding.NameIs("b"));
+  EXPECT_FALSE(binding.NameIs(""));
+  EXPECT_EQ("value", binding.value());
+}
+
 // ------------------------------------------------------- AllInputsReady
 
 // What AllInputsReady answers, looked up from scratch.

@@ -124,8 +124,9 @@ TEST(ManifestParserTest, CrLfLineEndings) {
                             "  extra = $\r\n"
                             "    x\r\n"));
   EXPECT_EQ("cat in > out", Command(state, "out"));
-  ASSERT_NE(nullptr, state.edges()[0]->FindOwnBinding("extra"));
-  EXPECT_EQ("x", *state.edges()[0]->FindOwnBinding("extra"));
+  std::string_view extra;
+  ASSERT_TRUE(state.edges()[0]->FindOwnBinding("extra", &extra));
+  EXPECT_EQ("x", extra);
 }
 
 TEST(ManifestParserTest, BuildStatementInputKinds) {
@@ -413,12 +414,15 @@ TEST(ManifestParserTest, EdgesKeepTheirFileScopeAndOwnBindings) {
   Edge* a = state.edges()[0];
   EXPECT_EQ(state.root_scope(), a->scope);
   ASSERT_EQ(2u, a->binding_count);  // a name bound twice keeps its last value
-  EXPECT_EQ("3", *a->FindOwnBinding("x"));
-  EXPECT_EQ("2", *a->FindOwnBinding("y"));
+  std::string_view x, y;
+  ASSERT_TRUE(a->FindOwnBinding("x", &x));
+  ASSERT_TRUE(a->FindOwnBinding("y", &y));
+  EXPECT_EQ("3", x);
+  EXPECT_EQ("2", y);
   Edge* b = state.edges()[1];
   EXPECT_EQ(state.root_scope(), b->scope);
   EXPECT_EQ(0u, b->binding_count);
-  EXPECT_EQ(nullptr, b->FindOwnBinding("x"));
+  EXPECT_FALSE(b->FindOwnBinding("x", &x));
 }
 
 TEST(ManifestParserTest, RuleBindingsSeeVariablesDefinedLater) {
