@@ -175,7 +175,7 @@ bool DyndepLoader::LoadDyndeps(Node* node, DyndepFile* file, std::string* err) c
   if (!ParseDyndepFile(state_, disk_, std::string(node->path), file, err)) return false;
 
   for (Edge* edge : node->out_edges) {
-    if (edge->dyndep != node) continue;
+    if (edge->dyndep() != node) continue;
     auto it = file->find(edge);
     if (it == file->end()) {
       *err = "'" + std::string(edge->outputs[0]->path) + "' not mentioned in its dyndep file '" +

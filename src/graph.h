@@ -116,15 +116,23 @@ struct Edge {
     const char* value_text;
   };
 
+  // What few edges have, kept apart so the others do not pay for it.
+  struct Extras {
+    CompactVector<Node*> validations;
+    Node* dyndep = nullptr;
+  };
+
+  // Ordered by size, so that no padding is needed: an edge is 120 bytes.
+  Edge() : outputs_ready(false), deps_loaded(false), deps_missing(false) {}
   const Rule* rule = nullptr;
   Pool* pool = nullptr;
   Scope* scope = nullptr;  // the scope of the file that declared the edge
   const Binding* bindings = nullptr;  // the edge's own bindings (arena-owned)
-  uint32_t binding_count = 0;
   CompactVector<Node*> inputs;   // explicit, then implicit, then order-only
   CompactVector<Node*> outputs;  // explicit, then implicit
-  CompactVector<Node*> validations;
-  Node* dyndep = nullptr;
+  Extras* extras = nullptr;      // arena-owned, made by MutableExtras()
+  uint64_t command_hash = 0;
+  uint32_t binding_count = 0;
   int32_t implicit_deps = 0;
   int32_t order_only_deps = 0;
   int32_t implicit_outs = 0;
@@ -138,13 +146,17 @@ struct Edge {
   mutable uint32_t ready_inputs = 0;
   Visit mark = Visit::kNone;
   Want want = Want::kNotInPlan;
-  bool outputs_ready = false;
-  bool deps_loaded = false;
-  bool deps_missing = false;
-  bool generated_by_dep_loader = false;
-  // The hash of EvaluateCommand(true), when computed ahead (prefetch.cc).
+  // command_hash is EvaluateCommand(true)'s hash, computed ahead
+  // (prefetch.cc). A byte of its own: the prefetcher's threads write it
+  // while the main thread may write the bits below.
   bool command_hash_known = false;
-  uint64_t command_hash = 0;
+  bool outputs_ready : 1;
+  bool deps_loaded : 1;
+  bool deps_missing : 1;
+
+  const CompactVector<Node*>& validations() const;
+  Node* dyndep() const { return extras ? extras->dyndep : nullptr; }
+  Extras* MutableExtras();
 
   bool is_phony() const { return rule->IsPhony(); }
   // The edge's own binding of `name`, if it has one.

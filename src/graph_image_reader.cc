@@ -340,10 +340,11 @@ class GraphImageReader::Decoder {
     Edge* edge = state_->AddEdge(rule == 0 ? &kPhonyRule : rules_[rule - 1], scopes_[scope]);
     edge->pool = PoolAt(pool);
     uint32_t implicit_deps = 0, order_only_deps = 0, implicit_outs = 0, dyndep = 0;
+    CompactVector<Node*> validations;
     if (!ReadBindings(edge) || !ReadNodeList(&edge->inputs) || !in_.U32(&implicit_deps) ||
         !in_.U32(&order_only_deps) || static_cast<uint64_t>(implicit_deps) + order_only_deps > edge->inputs.size() ||
         !ReadNodeList(&edge->outputs) || edge->outputs.empty() || !in_.U32(&implicit_outs) ||
-        implicit_outs > edge->outputs.size() || !ReadNodeList(&edge->validations) ||
+        implicit_outs > edge->outputs.size() || !ReadNodeList(&validations) ||
         !Index(static_cast<uint32_t>(nodes_.size() + 1), &dyndep))
       return false;
     edge->implicit_deps = static_cast<int32_t>(implicit_deps);
@@ -353,11 +354,13 @@ class GraphImageReader::Decoder {
       if (output->in_edge) return false;  // one producer per node
       output->in_edge = edge;
     }
-    for (Node* node : edge->validations) state_->validation_users_[node].push_back(edge);
+    if (!validations.empty()) edge->MutableExtras()->validations = validations;  // the list stays in the arena
+    for (Node* node : validations) state_->validation_users_[node].push_back(edge);
     if (dyndep) {
       // As the parser requires: the dyndep file is one of the inputs.
-      edge->dyndep = nodes_[dyndep - 1];
-      if (std::find(edge->inputs.begin(), edge->inputs.end(), edge->dyndep) == edge->inputs.end()) return false;
+      Node* file = nodes_[dyndep - 1];
+      if (std::find(edge->inputs.begin(), edge->inputs.end(), file) == edge->inputs.end()) return false;
+      edge->MutableExtras()->dyndep = file;
     }
     return true;
   }

@@ -300,8 +300,8 @@ class GraphImageWriter::Encoder {
       sections_.U32(static_cast<uint32_t>(edge->order_only_deps));
       WriteNodeList(edge->outputs);
       sections_.U32(static_cast<uint32_t>(edge->implicit_outs));
-      WriteNodeList(edge->validations);
-      sections_.U32(edge->dyndep ? node_index_.Find(edge->dyndep) + 1 : 0);
+      WriteNodeList(edge->validations());
+      sections_.U32(edge->dyndep() ? node_index_.Find(edge->dyndep()) + 1 : 0);
     }
   }
 

@@ -390,7 +390,7 @@ bool ManifestParser::ParseEdge(std::string* err) {
   edge->implicit_deps = implicit_ins;
   edge->order_only_deps = order_only_ins;
 
-  edge->validations.reserve(used - ins_end);
+  if (used > ins_end) edge->MutableExtras()->validations.reserve(used - ins_end);
   for (size_t i = ins_end; i < used; ++i) {
     if (i >= evaluated) return lexer_.Error("empty path", err);
     state_->AddValidation(edge, EdgePathNode(i)->path);
@@ -429,10 +429,11 @@ bool ManifestParser::ParseEdge(std::string* err) {
   std::string dyndep = edge->GetUnescapedDyndep();
   if (!dyndep.empty()) {
     CanonicalizePath(&dyndep);
-    edge->dyndep = state_->GetNode(dyndep);
-    edge->dyndep->dyndep_pending = true;
+    Node* file = state_->GetNode(dyndep);
+    edge->MutableExtras()->dyndep = file;
+    file->dyndep_pending = true;
     state_->set_uses_dyndep();
-    if (std::find(edge->inputs.begin(), edge->inputs.end(), edge->dyndep) == edge->inputs.end())
+    if (std::find(edge->inputs.begin(), edge->inputs.end(), file) == edge->inputs.end())
       return lexer_.Error("dyndep '" + dyndep + "' is not an input", err);
   }
   return true;

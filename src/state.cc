@@ -139,7 +139,7 @@ void State::LinkUsers(size_t first_edge, const std::vector<std::pair<Edge*, Node
 
 void State::AddValidation(Edge* edge, std::string_view path) {
   Node* node = GetNode(path);
-  edge->validations.push_back(node);
+  edge->MutableExtras()->validations.push_back(node);
   validation_users_[node].push_back(edge);
   node->generated_by_dep_loader = false;
 }

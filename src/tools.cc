@@ -52,7 +52,7 @@ void LoadAllDyndepsQuietly(NinjaMain* ninja) {
   // Loading can add edges' outputs but never edges, so indexing is stable.
   const std::vector<Edge*>& edges = ninja->state_.edges();
   for (size_t i = 0; i < edges.size(); ++i) {
-    Node* dyndep = edges[i]->dyndep;
+    Node* dyndep = edges[i]->dyndep();
     if (!dyndep || !dyndep->dyndep_pending) continue;
     DyndepFile file;
     std::string err;

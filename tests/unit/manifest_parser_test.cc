@@ -140,7 +140,7 @@ TEST(ManifestParserTest, BuildStatementInputKinds) {
   EXPECT_EQ("e1 e2 i1 oo1 oo2", Paths(edge->inputs));
   EXPECT_EQ(1, edge->implicit_deps);
   EXPECT_EQ(2, edge->order_only_deps);
-  EXPECT_EQ("v1 v2", Paths(edge->validations));
+  EXPECT_EQ("v1 v2", Paths(edge->validations()));
   EXPECT_EQ(2u, edge->explicit_input_count());
   EXPECT_EQ(2u, edge->explicit_output_count());
   EXPECT_FALSE(edge->is_implicit(1));
@@ -240,7 +240,7 @@ TEST(ManifestParserTest, OtherSpellingsOfAKnownPathFindItsNode) {
                             "build out: phony ./b/c b//c x/./y b/c x/y |@ ./x/y\n"
                             "build new/./p: phony ./q/../r\n"));
   EXPECT_EQ("b/c b/c x/y b/c x/y", Paths(state.edges()[1]->inputs));
-  EXPECT_EQ("x/y", Paths(state.edges()[1]->validations));
+  EXPECT_EQ("x/y", Paths(state.edges()[1]->validations()));
   EXPECT_EQ(state.LookupNode("b/c"), state.edges()[1]->inputs[0]);
   EXPECT_EQ("new/p", Paths(state.edges()[2]->outputs));
   EXPECT_EQ("r", Paths(state.edges()[2]->inputs));
@@ -283,7 +283,7 @@ TEST(ManifestParserTest, ManyMixedPathsKeepTheirOrderAndText) {
   EXPECT_EQ(expected + " dir/imp ord", Paths(edge->inputs));
   EXPECT_EQ(1, edge->implicit_deps);
   EXPECT_EQ(1, edge->order_only_deps);
-  EXPECT_EQ("val", Paths(edge->validations));
+  EXPECT_EQ("val", Paths(edge->validations()));
   EXPECT_EQ("out2 dir2", Paths(state.edges()[1]->outputs));
   EXPECT_EQ("a dir", Paths(state.edges()[1]->inputs));
 }
@@ -631,9 +631,9 @@ TEST(ManifestParserTest, DyndepBindingMarksThePendingNode) {
                             "build o: r i || ./dd\n"
                             "  dyndep = dd\n"));
   Edge* edge = state.edges()[0];
-  ASSERT_NE(nullptr, edge->dyndep);
-  EXPECT_EQ("dd", edge->dyndep->path);
-  EXPECT_TRUE(edge->dyndep->dyndep_pending);
+  ASSERT_NE(nullptr, edge->dyndep());
+  EXPECT_EQ("dd", edge->dyndep()->path);
+  EXPECT_TRUE(edge->dyndep()->dyndep_pending);
   EXPECT_FALSE(NodeOrNull(state, "i")->dyndep_pending);
 }
 
