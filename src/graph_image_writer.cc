@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <unordered_map>
 
 #include "graph_image.h"
@@ -66,15 +67,21 @@ struct ImageTotals {
 // (ImageStringsHash), so no more than one chunk is held.
 class StringsOut {
  public:
-  explicit StringsOut(ImageSink* sink) : sink_(sink) { chunk_.reserve(kImageStringsChunk); }
-  size_t size() const { return flushed_ + chunk_.size(); }
+  explicit StringsOut(ImageSink* sink) : sink_(sink), chunk_(new char[kImageStringsChunk]) {}
+  size_t size() const { return flushed_ + used_; }
   // `text` and a NUL after it.
   void AppendTerminated(std::string_view text) {
+    if (text.size() < kImageStringsChunk - used_) {  // the common case: it fits whole
+      memcpy(chunk_.get() + used_, text.data(), text.size());
+      used_ += text.size();
+      chunk_[used_++] = '\0';
+      return;
+    }
     Append(text);
     Append(std::string_view("", 1));
   }
   void Finish(ImageTotals* totals) {
-    if (!chunk_.empty()) Flush();
+    if (used_) Flush();
     totals->strings_size = flushed_;
     totals->strings_hash = hash_;
   }
@@ -82,21 +89,23 @@ class StringsOut {
  private:
   void Append(std::string_view text) {
     while (!text.empty()) {
-      size_t take = std::min(kImageStringsChunk - chunk_.size(), text.size());
-      chunk_.append(text.data(), take);
+      size_t take = std::min(kImageStringsChunk - used_, text.size());
+      memcpy(chunk_.get() + used_, text.data(), take);
+      used_ += take;
       text.remove_prefix(take);
-      if (chunk_.size() == kImageStringsChunk) Flush();
+      if (used_ == kImageStringsChunk) Flush();
     }
   }
   void Flush() {
-    hash_ = RapidHashSeeded(chunk_.data(), chunk_.size(), hash_);
-    sink_->Strings(chunk_.data(), chunk_.size());
-    flushed_ += chunk_.size();
-    chunk_.clear();
+    hash_ = RapidHashSeeded(chunk_.get(), used_, hash_);
+    sink_->Strings(chunk_.get(), used_);
+    flushed_ += used_;
+    used_ = 0;
   }
 
   ImageSink* sink_;
-  std::string chunk_;
+  std::unique_ptr<char[]> chunk_;  // kImageStringsChunk bytes, used_ of them written
+  size_t used_ = 0;
   size_t flushed_ = 0;
   uint64_t hash_ = 0;
 };
@@ -105,12 +114,12 @@ class StringsOut {
 // boundaries; each block goes to the sink when the next item starts.
 class BlocksOut {
  public:
-  explicit BlocksOut(ImageSink* sink) : sink_(sink) { block_.data().reserve(kImageBlockTarget + (16 << 10)); }
+  explicit BlocksOut(ImageSink* sink) : sink_(sink) { block_.reserve(kImageBlockTarget + (16 << 10)); }
   ImageOut& out() { return block_; }
   // An item of a large section starts here: a block may end before it
   // (the reader checks for a block's end at the same places).
   void Item() {
-    if (block_.data().size() >= kImageBlockTarget) Flush();
+    if (block_.size() >= kImageBlockTarget) Flush();
   }
   void Finish(ImageTotals* totals) {
     Flush();
@@ -119,13 +128,13 @@ class BlocksOut {
 
  private:
   void Flush() {
-    const std::string& bytes = block_.data();
+    std::string_view bytes = block_.data();
     ImageOut head;
     head.U32(static_cast<uint32_t>(bytes.size()));
     head.U64(RapidHash(bytes.data(), bytes.size()));
     sink_->Block(head.data(), bytes);
-    size_ += head.data().size() + bytes.size();
-    block_.data().clear();
+    size_ += head.size() + bytes.size();
+    block_.clear();
   }
 
   ImageSink* sink_;
@@ -333,13 +342,13 @@ std::string ImageHead(const GraphImageKey& key, const ImageTotals& totals) {
   ImageOut head;
   head.Append(kImageMagic, sizeof kImageMagic);
   head.U32(kImageHeaderFormat);
-  head.U32(static_cast<uint32_t>(key_bytes.data().size()));
+  head.U32(static_cast<uint32_t>(key_bytes.size()));
   head.U64(4 + totals.strings_size + totals.blocks_size);  // the body's size
-  head.U64(RapidHash(key_bytes.data().data(), key_bytes.data().size()));
+  head.U64(RapidHash(key_bytes.data().data(), key_bytes.size()));
   head.U64(totals.strings_hash);
-  head.data().append(key_bytes.data());
+  head.Append(key_bytes.data().data(), key_bytes.size());
   head.U32(static_cast<uint32_t>(totals.strings_size));
-  return std::move(head.data());
+  return head.Take();
 }
 
 // Collects the image in memory (tests, the fuzz corpus).
