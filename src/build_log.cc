@@ -94,10 +94,11 @@ size_t BuildLog::ParseLines(char* begin, char* end, bool legacy, const BuildLogU
       fields[4] = field;
       *newline = '\0';
       Entry* entry = FindOrAdd(std::string_view(fields[3], fields[4] - 1 - fields[3]), user);
-      entry->start_time = atoi(fields[0]);
-      entry->end_time = atoi(fields[1]);
-      entry->mtime = strtoll(fields[2], nullptr, 10);
-      entry->command_hash = strtoull(fields[4], nullptr, 16);
+      // As Ninja: atoi, strtoll and strtoull(16), whatever the text holds.
+      entry->start_time = static_cast<int>(ParseDecimal(fields[0]));
+      entry->end_time = static_cast<int>(ParseDecimal(fields[1]));
+      entry->mtime = ParseDecimal(fields[2]);
+      entry->command_hash = ParseHex(fields[4]);
       entry->legacy_hash = legacy;
       ++parsed;
     }

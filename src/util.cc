@@ -394,4 +394,40 @@ std::string WorkingDirectory() {
   return buffer.data();
 }
 
+int64_t ParseDecimal(const char* text) {
+  // 19 digits fit a uint64_t (nanosecond mtimes have 19).
+  uint64_t value = 0;
+  const char* p = text;
+  for (; p - text < 19 && *p >= '0' && *p <= '9'; ++p) value = value * 10 + static_cast<uint64_t>(*p - '0');
+  if (p != text && *p == '\0' && value <= static_cast<uint64_t>(INT64_MAX)) return static_cast<int64_t>(value);
+  return strtoll(text, nullptr, 10);
+}
+
+namespace {
+
+// Hex digit values; 16 for anything else.
+struct HexDigits {
+  HexDigits() {
+    for (int c = 0; c < 256; ++c) value[c] = 16;
+    for (int c = 0; c < 10; ++c) value['0' + c] = static_cast<uint8_t>(c);
+    for (int c = 0; c < 6; ++c) value['a' + c] = value['A' + c] = static_cast<uint8_t>(10 + c);
+  }
+  uint8_t value[256];
+};
+const HexDigits kHexDigits;
+
+}  // namespace
+
+uint64_t ParseHex(const char* text) {
+  uint64_t value = 0;
+  const char* p = text;
+  for (; p - text < 16; ++p) {
+    uint8_t digit = kHexDigits.value[static_cast<unsigned char>(*p)];
+    if (digit == 16) break;
+    value = value << 4 | digit;
+  }
+  if (p != text && *p == '\0') return value;
+  return strtoull(text, nullptr, 16);
+}
+
 }  // namespace ronin
