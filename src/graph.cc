@@ -149,15 +149,24 @@ std::string Edge::GetBinding(Rule::Binding key) const {
   return Lookup(this, Rule::BindingName(key), EdgeEnv::Escape::kShell);
 }
 
+namespace {
+
+// Appends ";rspfile=" and the rspfile content to `command`, or nothing if
+// the content is empty. Evaluated in place: link edges' contents are
+// megabytes, which a copy would hold twice.
+void AppendRspfileContent(const Edge* edge, bool* cycle, std::string* command) {
+  const std::string_view kSeparator = ";rspfile=";
+  size_t before = command->size();
+  command->append(kSeparator);
+  EdgeEnv(edge, EdgeEnv::Escape::kShell, cycle).AppendVariable("rspfile_content", command);
+  if (command->size() == before + kSeparator.size()) command->resize(before);
+}
+
+}  // namespace
+
 std::string Edge::EvaluateCommand(bool include_rspfile) const {
   std::string command = GetBinding(Rule::kCommand);
-  if (include_rspfile) {
-    std::string content = GetBinding(Rule::kRspfileContent);
-    if (!content.empty()) {
-      command.append(";rspfile=");
-      command.append(content);
-    }
-  }
+  if (include_rspfile) AppendRspfileContent(this, nullptr, &command);
   return command;
 }
 
@@ -165,14 +174,7 @@ bool Edge::TryEvaluateCommand(std::string* command, bool include_rspfile) const 
   bool cycle = false;
   command->clear();
   EdgeEnv(this, EdgeEnv::Escape::kShell, &cycle).AppendVariable("command", command);
-  if (include_rspfile && !cycle) {
-    std::string content;
-    EdgeEnv(this, EdgeEnv::Escape::kShell, &cycle).AppendVariable("rspfile_content", &content);
-    if (!content.empty()) {
-      command->append(";rspfile=");
-      command->append(content);
-    }
-  }
+  if (include_rspfile && !cycle) AppendRspfileContent(this, &cycle, command);
   return !cycle;
 }
 
