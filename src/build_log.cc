@@ -115,10 +115,11 @@ BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err, c
     return LoadStatus::kError;
   }
   // Read in chunks, parsing whole lines: the log is never held whole, and a
-  // small log gets a buffer of its own size.
+  // small log gets a buffer of its own size. 128 KiB: the log is loaded
+  // while the graph image is written, at the first run's peak of memory.
   struct stat info;
   size_t file_size = fstat(fd, &info) == 0 ? static_cast<size_t>(info.st_size) : 0;
-  std::vector<char> buffer(std::min<size_t>(file_size, 1 << 20) + 64);
+  std::vector<char> buffer(std::min<size_t>(file_size, 128 << 10) + 64);
   size_t filled = 0;       // bytes in buffer
   size_t file_offset = 0;  // file offset of buffer[0]
   int version = -1;

@@ -35,6 +35,7 @@ class NodeIndex {
     for (size_t slot = Slot(node);; slot = (slot + 1) & (slots_.size() - 1))
       if (nodes_[slots_[slot]] == node) return slots_[slot];
   }
+  void Release() { std::vector<uint32_t>().swap(slots_); }
 
  private:
   static constexpr uint32_t kEmpty = UINT32_MAX;
@@ -162,6 +163,9 @@ class GraphImageWriter::Encoder {
     sections_.U32(static_cast<uint32_t>(state_.defaults_.size()));
     for (const Node* node : state_.defaults_) sections_.U32(node_index_.Find(node));
     sections_.U32(state_.uses_dyndep_);
+    // The hashes refer to no node: let the index go now, while the
+    // prefetcher still evaluates commands (the first run's peak).
+    node_index_.Release();
   }
 
   // The last section.
@@ -488,6 +492,7 @@ void GraphImageWriter::Run() {
   FileSink sink(path_, key_);
   Encoder encoder(*state_, nodes_, &sink);
   encoder.EncodeStructure();
+  std::vector<const Node*>().swap(nodes_);  // as the index above
   {
     std::unique_lock<std::mutex> lock(mutex_);
     structure_done_ = true;
