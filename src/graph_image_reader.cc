@@ -293,8 +293,7 @@ class GraphImageReader::Decoder {
       if (!Ref(&path) || path.empty() || !in_.U32(&flags) || flags > 3) return false;
       uint64_t hash = HashString(path);
       if (state_->paths_.Find(path, hash)) return false;  // one node per path
-      state_->nodes_.emplace_back(path);
-      Node* node = &state_->nodes_.back();
+      Node* node = &state_->nodes_.emplace_back(path);
       node->generated_by_dep_loader = flags & 1;
       node->dyndep_pending = flags & 2;
       state_->paths_.Insert(node, hash);

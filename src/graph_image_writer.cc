@@ -17,36 +17,6 @@ namespace ronin {
 
 namespace {
 
-// Node pointer -> index: open addressing over indices into the node list
-// (4 bytes a slot, not a pointer and an index), built once per image.
-class NodeIndex {
- public:
-  explicit NodeIndex(const std::vector<const Node*>& nodes) : nodes_(nodes) {
-    size_t size = 16;
-    while (size < nodes.size() * 2) size *= 2;
-    slots_.assign(size, kEmpty);
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      size_t slot = Slot(nodes[i]);
-      while (slots_[slot] != kEmpty) slot = (slot + 1) & (slots_.size() - 1);
-      slots_[slot] = static_cast<uint32_t>(i);
-    }
-  }
-  uint32_t Find(const Node* node) const {
-    for (size_t slot = Slot(node);; slot = (slot + 1) & (slots_.size() - 1))
-      if (nodes_[slots_[slot]] == node) return slots_[slot];
-  }
-  void Release() { std::vector<uint32_t>().swap(slots_); }
-
- private:
-  static constexpr uint32_t kEmpty = UINT32_MAX;
-  size_t Slot(const Node* node) const {
-    uint64_t bits = reinterpret_cast<uintptr_t>(node) >> 3;
-    return (bits * 0x9E3779B97F4A7C15ULL >> 20) & (slots_.size() - 1);
-  }
-  const std::vector<const Node*>& nodes_;
-  std::vector<uint32_t> slots_;
-};
-
 // Where an encoded image goes, piece by piece as it is encoded: the
 // strings in file order, and each block of the sections whole (in the file
 // the blocks follow all the strings).
@@ -148,8 +118,8 @@ class BlocksOut {
 // Lays out the body: the strings first, then every section in State's order.
 class GraphImageWriter::Encoder {
  public:
-  Encoder(const State& state, const std::vector<const Node*>& nodes, ImageSink* sink)
-      : state_(state), nodes_(nodes), node_index_(nodes), strings_(sink), blocks_(sink), sections_(blocks_.out()) {}
+  Encoder(const State& state, const NodeStore::Snapshot& nodes, ImageSink* sink)
+      : state_(state), nodes_(nodes), strings_(sink), blocks_(sink), sections_(blocks_.out()) {}
 
   // Everything but the command hashes, which may not be known yet.
   void EncodeStructure() {
@@ -161,11 +131,8 @@ class GraphImageWriter::Encoder {
     WriteEdges();
     WriteUsers();
     sections_.U32(static_cast<uint32_t>(state_.defaults_.size()));
-    for (const Node* node : state_.defaults_) sections_.U32(node_index_.Find(node));
+    for (const Node* node : state_.defaults_) sections_.U32(nodes_.IndexOf(node));
     sections_.U32(state_.uses_dyndep_);
-    // The hashes refer to no node: let the index go now, while the
-    // prefetcher still evaluates commands (the first run's peak).
-    node_index_.Release();
   }
 
   // The last section.
@@ -292,7 +259,7 @@ class GraphImageWriter::Encoder {
 
   void WriteNodeList(const CompactVector<Node*>& list) {
     sections_.U32(static_cast<uint32_t>(list.size()));
-    for (const Node* node : list) sections_.U32(node_index_.Find(node));
+    for (const Node* node : list) sections_.U32(nodes_.IndexOf(node));
   }
 
   void WriteEdges() {
@@ -314,7 +281,7 @@ class GraphImageWriter::Encoder {
       WriteNodeList(edge->outputs);
       sections_.U32(static_cast<uint32_t>(edge->implicit_outs));
       WriteNodeList(edge->validations());
-      sections_.U32(edge->dyndep() ? node_index_.Find(edge->dyndep()) + 1 : 0);
+      sections_.U32(edge->dyndep() ? nodes_.IndexOf(edge->dyndep()) + 1 : 0);
     }
   }
 
@@ -327,8 +294,7 @@ class GraphImageWriter::Encoder {
   }
 
   const State& state_;
-  const std::vector<const Node*>& nodes_;
-  NodeIndex node_index_;
+  const NodeStore::Snapshot& nodes_;
   StringsOut strings_;
   BlocksOut blocks_;
   ImageOut& sections_;  // the current block
@@ -447,17 +413,10 @@ class FileSink : public ImageSink {
   bool ok_ = false;
 };
 
-std::vector<const Node*> SnapshotNodes(const State& state) {
-  std::vector<const Node*> nodes;
-  nodes.reserve(state.nodes().size());
-  for (const Node& node : state.nodes()) nodes.push_back(&node);
-  return nodes;
-}
-
 }  // namespace
 
 GraphImageWriter::GraphImageWriter(State* state, GraphImageKey key, std::string path)
-    : state_(state), key_(std::move(key)), path_(std::move(path)), nodes_(SnapshotNodes(*state)) {
+    : state_(state), key_(std::move(key)), path_(std::move(path)), nodes_(state->nodes().Take()) {
   thread_ = std::thread(&GraphImageWriter::Run, this);
 }
 
@@ -492,7 +451,6 @@ void GraphImageWriter::Run() {
   FileSink sink(path_, key_);
   Encoder encoder(*state_, nodes_, &sink);
   encoder.EncodeStructure();
-  std::vector<const Node*>().swap(nodes_);  // as the index above
   {
     std::unique_lock<std::mutex> lock(mutex_);
     structure_done_ = true;
@@ -504,7 +462,7 @@ void GraphImageWriter::Run() {
 }
 
 std::string GraphImageWriter::Serialize(const State& state, const GraphImageKey& key) {
-  std::vector<const Node*> nodes = SnapshotNodes(state);
+  NodeStore::Snapshot nodes = state.nodes().Take();
   std::vector<uint64_t> hashes;
   std::vector<bool> known;
   for (const Edge* edge : state.edges()) {

@@ -22,8 +22,7 @@ State::State() : default_pool_("", 0), console_pool_("console", 1, /*is_console=
 
 Node* State::GetNode(std::string_view path, uint64_t hash) {
   if (Node* node = paths_.Find(path, hash)) return node;
-  nodes_.emplace_back(arena_.Copy(path));
-  Node* node = &nodes_.back();
+  Node* node = &nodes_.emplace_back(arena_.Copy(path));
   paths_.Insert(node, hash);
   if (observer_) observer_->NodeCreated(node);
   return node;

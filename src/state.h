@@ -16,6 +16,7 @@
 #include "arena.h"
 #include "eval.h"
 #include "graph.h"
+#include "node_store.h"
 #include "string_table.h"
 
 namespace ronin {
@@ -111,7 +112,7 @@ class State {
   Pool* NewPool(std::string_view name, int depth);
 
   const std::vector<Edge*>& edges() const { return edges_; }
-  const std::deque<Node>& nodes() const { return nodes_; }
+  const NodeStore& nodes() const { return nodes_; }
   const std::vector<Node*>& defaults() const { return defaults_; }
   std::vector<Pool*> pools() const;
   // For -d stats: the path table's size and bucket count.
@@ -120,7 +121,7 @@ class State {
 
  private:
   Arena arena_;
-  std::deque<Node> nodes_;
+  NodeStore nodes_;
   StringTable<Node, &Node::path> paths_;
   std::deque<Edge> edge_storage_;
   std::vector<Edge*> edges_;
