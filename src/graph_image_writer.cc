@@ -436,8 +436,9 @@ void GraphImageWriter::FinishReading() {
   const std::vector<Edge*>& edges = state_->edges();
   hashes_.resize(edges.size());
   hash_known_.resize(edges.size());
+  std::string scratch;
   for (size_t i = 0; i < edges.size(); ++i) {
-    HashCommandAhead(edges[i]);
+    HashCommandAhead(edges[i], &scratch);
     hashes_[i] = edges[i]->command_hash;
     hash_known_[i] = edges[i]->command_hash_known;
   }
