@@ -166,6 +166,10 @@ DepsLog::LoadStatus DepsLog::Load(const std::string& path, State* state, std::st
   int read_error = reader.error();
   close(fd);
   size_t good_end = reader.offset();
+  // Grown by doubling while read; kept through the build, when the scan
+  // copies the deps into the edges and memory peaks.
+  nodes_.shrink_to_fit();
+  deps_.shrink_to_fit();
 
   if (stray_tail && truncate(path.c_str(), static_cast<off_t>(good_end)) < 0) {
     // Harmless for this run; appending is then left to the next recovery.
