@@ -118,7 +118,7 @@ class BlocksOut {
 // Lays out the body: the strings first, then every section in State's order.
 class GraphImageWriter::Encoder {
  public:
-  Encoder(const State& state, const NodeStore::Snapshot& nodes, ImageSink* sink)
+  Encoder(const State& state, const ChunkedStore<Node>::Snapshot& nodes, ImageSink* sink)
       : state_(state), nodes_(nodes), strings_(sink), blocks_(sink), sections_(blocks_.out()) {}
 
   // Everything but the command hashes, which may not be known yet.
@@ -263,7 +263,7 @@ class GraphImageWriter::Encoder {
   }
 
   void WriteEdges() {
-    const std::vector<Edge*>& edges = state_.edges_;
+    auto edges = state_.edges();
     sections_.U32(static_cast<uint32_t>(edges.size()));
     for (const Edge* edge : edges) {
       Item();
@@ -294,7 +294,7 @@ class GraphImageWriter::Encoder {
   }
 
   const State& state_;
-  const NodeStore::Snapshot& nodes_;
+  const ChunkedStore<Node>::Snapshot& nodes_;
   StringsOut strings_;
   BlocksOut blocks_;
   ImageOut& sections_;  // the current block
@@ -433,7 +433,7 @@ void GraphImageWriter::FinishReading() {
   // writes them before the scan. The ones it did not compute (a graph too
   // small for its threads) are computed here, for the image and for the
   // scan, which then skips them.
-  const std::vector<Edge*>& edges = state_->edges();
+  auto edges = state_->edges();
   hashes_.resize(edges.size());
   hash_known_.resize(edges.size());
   std::string scratch;
@@ -463,7 +463,7 @@ void GraphImageWriter::Run() {
 }
 
 std::string GraphImageWriter::Serialize(const State& state, const GraphImageKey& key) {
-  NodeStore::Snapshot nodes = state.nodes().Take();
+  ChunkedStore<Node>::Snapshot nodes = state.nodes().Take();
   std::vector<uint64_t> hashes;
   std::vector<bool> known;
   for (const Edge* edge : state.edges()) {

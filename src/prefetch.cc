@@ -192,7 +192,7 @@ void Prefetcher::StatAll(const std::vector<Node*>& nodes, DirectoryCache* dirs) 
 }
 
 void Prefetcher::HashCommands(size_t begin, size_t end) {
-  const std::vector<Edge*>& edges = state_->edges();
+  auto edges = state_->edges();
   std::string scratch;
   for (size_t i = begin; i < end && !abandon_; ++i) HashCommandAhead(edges[i], &scratch);
 }

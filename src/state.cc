@@ -86,13 +86,11 @@ void State::AddEdgeBinding(Edge* edge, std::string_view name, std::string_view v
 }
 
 Edge* State::AddEdge(const Rule* rule, Scope* scope) {
-  edge_storage_.emplace_back();
-  Edge* edge = &edge_storage_.back();
+  Edge* edge = &edges_.emplace_back();
   edge->rule = rule;
   edge->pool = &default_pool_;
   edge->scope = scope;
-  edge->id = static_cast<uint32_t>(edges_.size());
-  edges_.push_back(edge);
+  edge->id = static_cast<uint32_t>(edges_.size() - 1);
   return edge;
 }
 
@@ -121,7 +119,7 @@ void State::LinkUsers(size_t first_edge, const std::vector<std::pair<Edge*, Node
   for (int pass = 0; pass < 2; ++pass) {
     auto extra = extra_users.begin();
     for (size_t i = first_edge; i < edges_.size(); ++i) {
-      Edge* edge = edges_[i];
+      Edge* edge = &edges_[i];
       auto link = [pass, edge](Node* node) {
         if (pass == 0) {
           node->out_edges.CountForLater();
@@ -172,7 +170,7 @@ std::vector<Pool*> State::pools() const {
 
 std::vector<Node*> State::RootNodes(std::string* err) const {
   std::vector<Node*> roots;
-  for (const Edge* edge : edges_) {
+  for (const Edge* edge : edges()) {
     for (Node* output : edge->outputs) {
       if (output->out_edges.empty()) roots.push_back(output);
     }
@@ -187,7 +185,7 @@ std::vector<Node*> State::DefaultNodes(std::string* err) const {
 
 void State::Reset() {
   for (Node& node : nodes_) node.ResetState();
-  for (Edge* edge : edges_) {
+  for (Edge* edge : edges()) {
     edge->outputs_ready = false;
     edge->ForgetReadyInputs();
     edge->deps_loaded = false;

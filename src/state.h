@@ -16,7 +16,7 @@
 #include "arena.h"
 #include "eval.h"
 #include "graph.h"
-#include "node_store.h"
+#include "chunked_store.h"
 #include "string_table.h"
 
 namespace ronin {
@@ -111,8 +111,9 @@ class State {
   Rule* NewRule(std::string_view name);
   Pool* NewPool(std::string_view name, int depth);
 
-  const std::vector<Edge*>& edges() const { return edges_; }
-  const NodeStore& nodes() const { return nodes_; }
+  // Edges by id, as pointers.
+  ChunkedStore<Edge>::Pointers edges() const { return edges_.pointers(); }
+  const ChunkedStore<Node>& nodes() const { return nodes_; }
   const std::vector<Node*>& defaults() const { return defaults_; }
   std::vector<Pool*> pools() const;
   // For -d stats: the path table's size and bucket count.
@@ -121,10 +122,9 @@ class State {
 
  private:
   Arena arena_;
-  NodeStore nodes_;
+  ChunkedStore<Node> nodes_;
   StringTable<Node, &Node::path> paths_;
-  std::deque<Edge> edge_storage_;
-  std::vector<Edge*> edges_;
+  ChunkedStore<Edge> edges_;
   std::deque<Scope> scopes_;
   std::unordered_set<std::string_view> names_;
   std::unordered_map<const Node*, CompactVector<Edge*>> validation_users_;

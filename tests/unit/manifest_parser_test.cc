@@ -167,7 +167,7 @@ TEST(ManifestParserTest, UsersInManifestOrderWithDroppedSelfInputs) {
                                         "build y: cat p s\n"
                                         "build z: cat s\n",
                             options));
-  const std::vector<Edge*>& edges = state.edges();
+  auto edges = state.edges();
   std::vector<Edge*> want_s = {edges[0], edges[0], edges[1], edges[2], edges[3]};
   std::vector<Edge*> want_p = {edges[1], edges[1], edges[2]};
   Node* s = NodeOrNull(state, "s");

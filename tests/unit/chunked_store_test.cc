@@ -1,6 +1,9 @@
-// Tests for NodeStore (node_store.h): creation order, stable addresses, and
-// snapshots that index nodes by address while the store keeps growing.
-#include "node_store.h"
+// Tests for ChunkedStore (chunked_store.h): creation order, stable
+// addresses, and snapshots that index objects by address while the store
+// keeps growing.
+#include "chunked_store.h"
+
+#include "graph.h"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +13,8 @@
 namespace ronin {
 namespace {
 
-TEST(NodeStoreTest, KeepsOrderAndAddressesAcrossChunks) {
-  NodeStore store;
+TEST(ChunkedStoreTest, KeepsOrderAndAddressesAcrossChunks) {
+  ChunkedStore<Node> store;
   EXPECT_TRUE(store.empty());
   std::vector<std::string> paths;
   for (int i = 0; i < 10000; ++i) paths.push_back("n" + std::to_string(i));
@@ -30,12 +33,12 @@ TEST(NodeStoreTest, KeepsOrderAndAddressesAcrossChunks) {
   EXPECT_EQ(created[5000], &store[5000]);
 }
 
-TEST(NodeStoreTest, SnapshotIndexesByAddressWhileTheStoreGrows) {
-  NodeStore store;
+TEST(ChunkedStoreTest, SnapshotIndexesByAddressWhileTheStoreGrows) {
+  ChunkedStore<Node> store;
   std::vector<std::string> paths;
   for (int i = 0; i < 20000; ++i) paths.push_back("p" + std::to_string(i));
   for (int i = 0; i < 9000; ++i) store.emplace_back(paths[i]);
-  NodeStore::Snapshot snapshot = store.Take();
+  ChunkedStore<Node>::Snapshot snapshot = store.Take();
   for (int i = 9000; i < 20000; ++i) store.emplace_back(paths[i]);  // new chunks
   ASSERT_EQ(9000u, snapshot.size());
   uint32_t index = 0;
