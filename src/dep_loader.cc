@@ -116,7 +116,7 @@ bool DepLoader::LoadFromDepsLog(Edge* edge, std::string* err) {
   position = edge->inputs.insert(position, count, nullptr);
   edge->ForgetReadyInputs();
   for (size_t i = 0; i < count; ++i) {
-    Node* node = deps->node(static_cast<int>(i));
+    Node* node = deps_log_->DepNode(deps, static_cast<int>(i));
     position[i] = node;
     NoteUser(node, edge);
   }
