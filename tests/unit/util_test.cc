@@ -148,6 +148,25 @@ TEST(ShellEscapeTest, UnsafeCharactersAreQuoted) {
   }
 }
 
+TEST(ShellEscapeTest, EveryByteAtEveryPlaceOfLongTexts) {
+  // IsShellSafe looks at 16 bytes at a time: each byte value, at each
+  // place of texts of every length around the block size, must count as
+  // a lookup of the one table would have it.
+  auto safe = [](unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '+' ||
+           c == '-' || c == '.' || c == '/';
+  };
+  for (size_t size : {1, 15, 16, 17, 31, 32, 33, 47, 64}) {
+    for (size_t place = 0; place < size; ++place) {
+      for (int c = 0; c < 256; ++c) {
+        std::string text(size, 'a');
+        text[place] = static_cast<char>(c);
+        ASSERT_EQ(safe(static_cast<unsigned char>(c)), IsShellSafe(text)) << size << " " << place << " " << c;
+      }
+    }
+  }
+}
+
 TEST(ShellEscapeTest, SingleQuoteBecomesQuoteEscapeQuote) {
   std::string out;
   AppendShellEscaped("c'd", &out);
