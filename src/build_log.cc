@@ -94,10 +94,11 @@ size_t BuildLog::ParseLines(char* begin, char* end, bool legacy, const BuildLogU
       fields[4] = field;
       *newline = '\0';
       Entry* entry = FindOrAdd(std::string_view(fields[3], fields[4] - 1 - fields[3]), user);
-      entry->start_time = atoi(fields[0]);
-      entry->end_time = atoi(fields[1]);
-      entry->mtime = strtoll(fields[2], nullptr, 10);
-      entry->command_hash = strtoull(fields[4], nullptr, 16);
+      // As Ninja: atoi, strtoll and strtoull(16), whatever the text holds.
+      entry->start_time = static_cast<int>(ParseDecimal(fields[0]));
+      entry->end_time = static_cast<int>(ParseDecimal(fields[1]));
+      entry->mtime = ParseDecimal(fields[2]);
+      entry->command_hash = ParseHex(fields[4]);
       entry->legacy_hash = legacy;
       ++parsed;
     }
@@ -114,10 +115,11 @@ BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err, c
     return LoadStatus::kError;
   }
   // Read in chunks, parsing whole lines: the log is never held whole, and a
-  // small log gets a buffer of its own size.
+  // small log gets a buffer of its own size. 128 KiB: the log is loaded
+  // while the graph image is written, at the first run's peak of memory.
   struct stat info;
   size_t file_size = fstat(fd, &info) == 0 ? static_cast<size_t>(info.st_size) : 0;
-  std::vector<char> buffer(std::min<size_t>(file_size, 1 << 20) + 64);
+  std::vector<char> buffer(std::min<size_t>(file_size, 128 << 10) + 64);
   size_t filled = 0;       // bytes in buffer
   size_t file_offset = 0;  // file offset of buffer[0]
   int version = -1;

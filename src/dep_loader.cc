@@ -90,6 +90,7 @@ void DepLoader::AddImplicitInputs(Edge* edge, const std::vector<std::string_view
   }
   edge->inputs.reserve(edge->inputs.size() + nodes.size());
   edge->inputs.insert(edge->inputs.end() - edge->order_only_deps, nodes.begin(), nodes.end());
+  edge->ForgetReadyInputs();
   edge->implicit_deps += static_cast<int32_t>(nodes.size());
   edge->discovered_deps += static_cast<int32_t>(nodes.size());
 }
@@ -113,8 +114,9 @@ bool DepLoader::LoadFromDepsLog(Edge* edge, std::string* err) {
   edge->inputs.reserve(edge->inputs.size() + count);
   auto position = edge->inputs.end() - edge->order_only_deps;
   position = edge->inputs.insert(position, count, nullptr);
+  edge->ForgetReadyInputs();
   for (size_t i = 0; i < count; ++i) {
-    Node* node = deps->node(static_cast<int>(i));
+    Node* node = deps_log_->DepNode(deps, static_cast<int>(i));
     position[i] = node;
     NoteUser(node, edge);
   }

@@ -39,7 +39,6 @@ DepsLog::Deps* DepsLog::NewDeps(TimeStamp mtime, int count, int32_t** ids) {
   Deps* deps = &deps_blocks_.back()[kDepsPerBlock - deps_block_left_--];
   deps->mtime = mtime;
   deps->node_count = count;
-  deps->log = this;
   size_t needed = static_cast<size_t>(count);
   int32_t* array = nullptr;
   if (needed > kIdsPerBlock / 8) {
@@ -166,6 +165,10 @@ DepsLog::LoadStatus DepsLog::Load(const std::string& path, State* state, std::st
   int read_error = reader.error();
   close(fd);
   size_t good_end = reader.offset();
+  // Grown by doubling while read; kept through the build, when the scan
+  // copies the deps into the edges and memory peaks.
+  nodes_.shrink_to_fit();
+  deps_.shrink_to_fit();
 
   if (stray_tail && truncate(path.c_str(), static_cast<off_t>(good_end)) < 0) {
     // Harmless for this run; appending is then left to the next recovery.
@@ -238,7 +241,7 @@ Node* DepsLog::GetFirstReverseDepsNode(const Node* node) const {
     Deps* deps = deps_[id];
     if (!deps) continue;
     for (int i = 0; i < deps->node_count; ++i) {
-      if (deps->node(i) == node) return nodes_[id];
+      if (DepNode(deps, i) == node) return nodes_[id];
     }
   }
   return nullptr;
@@ -311,7 +314,7 @@ bool DepsLog::RecordDeps(Node* node, TimeStamp mtime, int count, Node* const* de
     // Skip the write when nothing differs from the stored record.
     Deps* old = GetDeps(node);
     changed = !old || old->mtime != mtime || old->node_count != count;
-    for (int i = 0; !changed && i < count; ++i) changed = old->node(i) != deps[i];
+    for (int i = 0; !changed && i < count; ++i) changed = DepNode(old, i) != deps[i];
   }
   if (!changed) return true;
 
@@ -382,9 +385,6 @@ bool DepsLog::Recompact(const std::string& path, std::string* err) {
   big_id_arrays_.swap(fresh.big_id_arrays_);
   std::swap(deps_block_left_, fresh.deps_block_left_);
   std::swap(id_block_left_, fresh.id_block_left_);
-  // The adopted records must resolve ids through this log's table.
-  for (Deps* deps : deps_)
-    if (deps) deps->log = this;
   if (rename(temp_path.c_str(), path.c_str()) < 0) {
     *err = strerror(errno);
     return false;

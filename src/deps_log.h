@@ -25,13 +25,11 @@ class DepsLog {
   static constexpr unsigned kMaxRecordSize = (1 << 19) - 1;
 
   // One output's recorded dependencies: node ids, 4 bytes each (the log
-  // of a large build holds millions of them).
+  // of a large build holds millions of them), resolved by DepNode.
   struct Deps {
     TimeStamp mtime = 0;
     int node_count = 0;
     const int32_t* ids = nullptr;  // owned by the log
-    const DepsLog* log = nullptr;
-    Node* node(int i) const { return log->nodes_[ids[i]]; }
   };
 
   enum class LoadStatus { kError, kSuccess, kNotFound };
@@ -51,6 +49,8 @@ class DepsLog {
   void Close();
 
   Deps* GetDeps(const Node* node) const;
+  // The i-th dependency of a record of this log.
+  Node* DepNode(const Deps* deps, int i) const { return nodes_[deps->ids[i]]; }
   // The first output whose deps list `node` (for "target^" fallback).
   Node* GetFirstReverseDepsNode(const Node* node) const;
 

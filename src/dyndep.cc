@@ -175,7 +175,7 @@ bool DyndepLoader::LoadDyndeps(Node* node, DyndepFile* file, std::string* err) c
   if (!ParseDyndepFile(state_, disk_, std::string(node->path), file, err)) return false;
 
   for (Edge* edge : node->out_edges) {
-    if (edge->dyndep != node) continue;
+    if (edge->dyndep() != node) continue;
     auto it = file->find(edge);
     if (it == file->end()) {
       *err = "'" + std::string(edge->outputs[0]->path) + "' not mentioned in its dyndep file '" +
@@ -207,12 +207,15 @@ bool DyndepLoader::UpdateEdge(Edge* edge, const Dyndeps& dyndeps, std::string* e
       return false;
     }
     output->in_edge = edge;
+    // Its users may have counted it as a built source file.
+    for (Edge* user : output->out_edges) user->ForgetReadyInputs();
     edge->outputs.push_back(output);
     ++edge->implicit_outs;
   }
   edge->inputs.insert(edge->inputs.end() - edge->order_only_deps, dyndeps.implicit_inputs.begin(),
                       dyndeps.implicit_inputs.end());
   edge->implicit_deps += static_cast<int32_t>(dyndeps.implicit_inputs.size());
+  edge->ForgetReadyInputs();
   for (Node* input : dyndeps.implicit_inputs) input->out_edges.push_back(edge);
   return true;
 }

@@ -1,6 +1,7 @@
 #include "graph.h"
 
 #include <algorithm>
+#include <new>
 
 #include "disk.h"
 #include "metrics.h"
@@ -20,8 +21,22 @@ bool Node::Stat(DiskInterface* disk, std::string* err) {
   return true;
 }
 
+static_assert(sizeof(void*) != 8 || sizeof(Edge) == 120, "Edge grew: 52k of them in the bench tree");
+
+const CompactVector<Node*>& Edge::validations() const {
+  static const CompactVector<Node*> kNone;
+  return extras ? extras->validations : kNone;
+}
+
+Edge::Extras* Edge::MutableExtras() {
+  if (!extras) extras = new (GraphArena()->AllocateArray<Extras>(1)) Extras;
+  return extras;
+}
+
 bool Edge::AllInputsReady() const {
-  for (const Node* input : inputs) {
+  if (ready_inputs > inputs.size()) ready_inputs = 0;  // inputs removed: look again
+  for (; ready_inputs < inputs.size(); ++ready_inputs) {
+    const Node* input = inputs[ready_inputs];
     if (input->in_edge && !input->in_edge->outputs_ready) return false;
   }
   return true;
@@ -63,10 +78,16 @@ class EdgeEnv : public Env {
     // The innermost scope is the edge's own bindings if it has any, else
     // (Ninja's quirk) its file scope, which thus beats the rule.
     const Scope* scope = edge_->scope;
-    const std::string_view* local =
-        edge_->binding_count ? edge_->FindOwnBinding(name) : scope->LookupLocal(name);
-    if (local) {
-      out->append(*local);
+    std::string_view local;
+    bool found = false;
+    if (edge_->binding_count) {
+      found = edge_->FindOwnBinding(name, &local);
+    } else if (const std::string_view* value = scope->LookupLocal(name)) {
+      local = *value;
+      found = true;
+    }
+    if (found) {
+      out->append(local);
     } else if (rule_value) {
       rule_value->EvaluateInto(*this, out);
     } else if (edge_->binding_count) {
@@ -128,15 +149,24 @@ std::string Edge::GetBinding(Rule::Binding key) const {
   return Lookup(this, Rule::BindingName(key), EdgeEnv::Escape::kShell);
 }
 
+namespace {
+
+// Appends ";rspfile=" and the rspfile content to `command`, or nothing if
+// the content is empty. Evaluated in place: link edges' contents are
+// megabytes, which a copy would hold twice.
+void AppendRspfileContent(const Edge* edge, bool* cycle, std::string* command) {
+  const std::string_view kSeparator = ";rspfile=";
+  size_t before = command->size();
+  command->append(kSeparator);
+  EdgeEnv(edge, EdgeEnv::Escape::kShell, cycle).AppendVariable("rspfile_content", command);
+  if (command->size() == before + kSeparator.size()) command->resize(before);
+}
+
+}  // namespace
+
 std::string Edge::EvaluateCommand(bool include_rspfile) const {
   std::string command = GetBinding(Rule::kCommand);
-  if (include_rspfile) {
-    std::string content = GetBinding(Rule::kRspfileContent);
-    if (!content.empty()) {
-      command.append(";rspfile=");
-      command.append(content);
-    }
-  }
+  if (include_rspfile) AppendRspfileContent(this, nullptr, &command);
   return command;
 }
 
@@ -144,14 +174,7 @@ bool Edge::TryEvaluateCommand(std::string* command, bool include_rspfile) const 
   bool cycle = false;
   command->clear();
   EdgeEnv(this, EdgeEnv::Escape::kShell, &cycle).AppendVariable("command", command);
-  if (include_rspfile && !cycle) {
-    std::string content;
-    EdgeEnv(this, EdgeEnv::Escape::kShell, &cycle).AppendVariable("rspfile_content", &content);
-    if (!content.empty()) {
-      command->append(";rspfile=");
-      command->append(content);
-    }
-  }
+  if (include_rspfile && !cycle) AppendRspfileContent(this, &cycle, command);
   return !cycle;
 }
 

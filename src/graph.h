@@ -96,21 +96,43 @@ struct Edge {
     kToFinish,     // scheduled (ready, delayed by its pool, or running)
   };
 
-  // An indented "name = value" line under the build statement.
+  // An indented "name = value" line under the build statement. Both texts
+  // are NUL-terminated (arena copies, or the graph image's strings) and a
+  // manifest value cannot hold a NUL, so no lengths are kept: 16 bytes
+  // instead of 32, for ~100k bindings in a large build.
   struct Binding {
-    std::string_view name;
-    std::string_view value;
+    // `name` and `value` must be NUL-terminated views.
+    static Binding Of(std::string_view name, std::string_view value) { return {name.data(), value.data()}; }
+    std::string_view name() const { return name_text; }
+    // name() == `name`, without measuring name_text first (lookups ask
+    // every binding of an edge, and most differ at the first character).
+    bool NameIs(std::string_view name) const {
+      for (size_t i = 0; i < name.size(); ++i)
+        if (name_text[i] != name[i] || name_text[i] == '\0') return false;
+      return name_text[name.size()] == '\0';
+    }
+    std::string_view value() const { return value_text; }
+    const char* name_text;
+    const char* value_text;
   };
 
+  // What few edges have, kept apart so the others do not pay for it.
+  struct Extras {
+    CompactVector<Node*> validations;
+    Node* dyndep = nullptr;
+  };
+
+  // Ordered by size, so that no padding is needed: an edge is 120 bytes.
+  Edge() : outputs_ready(false), deps_loaded(false), deps_missing(false) {}
   const Rule* rule = nullptr;
   Pool* pool = nullptr;
   Scope* scope = nullptr;  // the scope of the file that declared the edge
   const Binding* bindings = nullptr;  // the edge's own bindings (arena-owned)
-  uint32_t binding_count = 0;
   CompactVector<Node*> inputs;   // explicit, then implicit, then order-only
   CompactVector<Node*> outputs;  // explicit, then implicit
-  CompactVector<Node*> validations;
-  Node* dyndep = nullptr;
+  Extras* extras = nullptr;      // arena-owned, made by MutableExtras()
+  uint64_t command_hash = 0;
+  uint32_t binding_count = 0;
   int32_t implicit_deps = 0;
   int32_t order_only_deps = 0;
   int32_t implicit_outs = 0;
@@ -120,22 +142,32 @@ struct Edge {
   uint32_t id = 0;
   int32_t critical_path_weight = -1;
   int32_t prev_elapsed_time_millis = -1;
+  // How many leading inputs were found built (AllInputsReady's cursor).
+  mutable uint32_t ready_inputs = 0;
   Visit mark = Visit::kNone;
   Want want = Want::kNotInPlan;
-  bool outputs_ready = false;
-  bool deps_loaded = false;
-  bool deps_missing = false;
-  bool generated_by_dep_loader = false;
-  // The hash of EvaluateCommand(true), when computed ahead (prefetch.cc).
+  // command_hash is EvaluateCommand(true)'s hash, computed ahead
+  // (prefetch.cc). A byte of its own: the prefetcher's threads write it
+  // while the main thread may write the bits below.
   bool command_hash_known = false;
-  uint64_t command_hash = 0;
+  bool outputs_ready : 1;
+  bool deps_loaded : 1;
+  bool deps_missing : 1;
+
+  const CompactVector<Node*>& validations() const;
+  Node* dyndep() const { return extras ? extras->dyndep : nullptr; }
+  Extras* MutableExtras();
 
   bool is_phony() const { return rule->IsPhony(); }
-  // The edge's own binding of `name`, or null.
-  const std::string_view* FindOwnBinding(std::string_view name) const {
-    for (uint32_t i = 0; i < binding_count; ++i)
-      if (bindings[i].name == name) return &bindings[i].value;
-    return nullptr;
+  // The edge's own binding of `name`, if it has one.
+  bool FindOwnBinding(std::string_view name, std::string_view* value) const {
+    for (uint32_t i = 0; i < binding_count; ++i) {
+      if (bindings[i].NameIs(name)) {
+        *value = bindings[i].value();
+        return true;
+      }
+    }
+    return false;
   }
   bool use_console() const { return pool && pool->is_console; }
   bool is_implicit(size_t index) const {
@@ -145,8 +177,14 @@ struct Edge {
   bool is_implicit_out(size_t index) const { return index >= outputs.size() - implicit_outs; }
   size_t explicit_input_count() const { return inputs.size() - implicit_deps - order_only_deps; }
   size_t explicit_output_count() const { return outputs.size() - implicit_outs; }
-  // All inputs (order-only included) are built.
+  // All inputs (order-only included) are built. Resumes at ready_inputs:
+  // while a plan runs an input only goes from unbuilt to built, so each
+  // input is looked at about once per build instead of once per finished
+  // input (link edges have thousands).
   bool AllInputsReady() const;
+  // To be called when that no longer holds: inputs inserted or removed, an
+  // input given a producer (dyndep), built outputs made unbuilt (Reset).
+  void ForgetReadyInputs() const { ready_inputs = 0; }
   // Ninja's "phonycycle" diagnostic applies only to this simple shape.
   bool maybe_phonycycle_diagnostic() const {
     return is_phony() && outputs.size() == 1 && implicit_outs == 0 && implicit_deps == 0;
@@ -172,8 +210,9 @@ class EdgeBindingEnv : public Env {
  public:
   explicit EdgeBindingEnv(const Edge* edge) : edge_(edge) {}
   void AppendVariable(std::string_view name, std::string* out) const override {
-    if (const std::string_view* own = edge_->FindOwnBinding(name))
-      out->append(*own);
+    std::string_view own;
+    if (edge_->FindOwnBinding(name, &own))
+      out->append(own);
     else
       out->append(edge_->scope->LookupVariable(name));
   }

@@ -127,7 +127,7 @@ class GraphImageWriter {
   State* state_;
   GraphImageKey key_;
   std::string path_;
-  std::vector<const Node*> nodes_;  // snapshot: the deque may grow meanwhile
+  ChunkedStore<Node>::Snapshot nodes_;  // the logs may add nodes meanwhile
   std::vector<uint64_t> hashes_;  // per edge, where hash_known_
   std::vector<bool> hash_known_;
   std::mutex mutex_;

@@ -37,19 +37,39 @@ inline uint64_t ImageStringsHash(const char* strings, size_t size,
   return hash;
 }
 
+// Bytes written at a cursor into room kept ahead (a U32 is a store, not a
+// call to std::string::append: an image takes millions of them).
 class ImageOut {
  public:
   void U32(uint32_t value) { Append(&value, sizeof value); }
   void U64(uint64_t value) { Append(&value, sizeof value); }
   void Str(std::string_view text) {
     U32(static_cast<uint32_t>(text.size()));
-    data_.append(text);
+    Append(text.data(), text.size());
   }
-  void Append(const void* bytes, size_t size) { data_.append(static_cast<const char*>(bytes), size); }
-  std::string& data() { return data_; }
+  void Append(const void* bytes, size_t size) {
+    if (size > room_.size() - size_) Grow(size);
+    if (size) memcpy(&room_[size_], bytes, size);
+    size_ += size;
+  }
+  std::string_view data() const { return std::string_view(room_.data(), size_); }
+  size_t size() const { return size_; }
+  void clear() { size_ = 0; }
+  void reserve(size_t size) {
+    if (size > room_.size()) room_.resize(size);
+  }
+  // The bytes written, moved out.
+  std::string Take() {
+    room_.resize(size_);
+    size_ = 0;
+    return std::move(room_);
+  }
 
  private:
-  std::string data_;
+  void Grow(size_t more) { room_.resize(std::max(room_.size() * 2, size_ + more)); }
+
+  std::string room_;  // [0, size_) written
+  size_t size_ = 0;
 };
 
 class ImageIn {

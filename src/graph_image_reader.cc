@@ -119,7 +119,7 @@ class GraphImageReader::Decoder {
  public:
   Decoder(std::string_view strings, ImageBlocks* blocks, State* state)
       : in_(std::string_view()), blocks_(blocks), state_(state), strings_(strings.data()),
-        strings_size_(strings.size()) {}
+        strings_size_(strings.size()), first_node_(state->nodes_.size()) {}
 
   bool Decode(std::string* err) {
     if (!Boundary()) return Fail("blocks", err);
@@ -167,17 +167,8 @@ class GraphImageReader::Decoder {
   // bounded by the blocks' total size (each item still fails on its own).
   bool Count(uint32_t* count, size_t item_size) { return in_.U32(count) && in_.Fits(*count, item_size); }
   bool LargeCount(uint32_t* count) { return in_.U32(count); }
-  // Room for a large count's items, each at least `item_size` bytes: as
-  // many as the rest of the body could hold (a damaged count then fails on
-  // its items, not on an allocation). Growing by doubling would leave up to
-  // half of it unused, and both copies alive while it grows.
-  template <typename T>
-  void Reserve(std::vector<T>* items, uint32_t count, size_t item_size) {
-    uint64_t fit = (in_.left() + blocks_->bytes_left()) / item_size;
-    items->reserve(std::min<uint64_t>(count, fit));
-  }
-
   bool Index(uint32_t limit, uint32_t* index) { return in_.U32(index) && *index < limit; }
+  Node* NodeAt(uint32_t index) { return &state_->nodes_[first_node_ + index]; }
 
   bool ReadNames() {
     uint32_t count = 0;
@@ -285,7 +276,6 @@ class GraphImageReader::Decoder {
   bool ReadNodes() {
     uint32_t count = 0;
     if (!LargeCount(&count)) return false;
-    Reserve(&nodes_, count, 12);
     for (uint32_t i = 0; i < count; ++i) {
       if (!Boundary()) return false;
       std::string_view path;
@@ -293,12 +283,11 @@ class GraphImageReader::Decoder {
       if (!Ref(&path) || path.empty() || !in_.U32(&flags) || flags > 3) return false;
       uint64_t hash = HashString(path);
       if (state_->paths_.Find(path, hash)) return false;  // one node per path
-      state_->nodes_.emplace_back(path);
-      Node* node = &state_->nodes_.back();
+      Node* node = &state_->nodes_.emplace_back(path);
       node->generated_by_dep_loader = flags & 1;
       node->dyndep_pending = flags & 2;
       state_->paths_.Insert(node, hash);
-      nodes_.push_back(node);
+      ++node_count_;
       if (state_->observer_) state_->observer_->NodeCreated(node);
     }
     return true;
@@ -310,8 +299,8 @@ class GraphImageReader::Decoder {
     list->reserve(count);
     for (uint32_t i = 0; i < count; ++i) {
       uint32_t index = 0;
-      if (!Index(static_cast<uint32_t>(nodes_.size()), &index)) return false;
-      list->push_back(nodes_[index]);
+      if (!Index(node_count_, &index)) return false;
+      list->push_back(NodeAt(index));
     }
     return true;
   }
@@ -324,7 +313,7 @@ class GraphImageReader::Decoder {
     for (uint32_t i = 0; i < count; ++i) {
       std::string_view name, value;
       if (!Ref(&name) || !Ref(&value)) return false;
-      new (&bindings[i]) Edge::Binding{name, value};
+      new (&bindings[i]) Edge::Binding(Edge::Binding::Of(name, value));  // Ref checked the NULs
     }
     edge->bindings = bindings;
     edge->binding_count = count;
@@ -340,11 +329,12 @@ class GraphImageReader::Decoder {
     Edge* edge = state_->AddEdge(rule == 0 ? &kPhonyRule : rules_[rule - 1], scopes_[scope]);
     edge->pool = PoolAt(pool);
     uint32_t implicit_deps = 0, order_only_deps = 0, implicit_outs = 0, dyndep = 0;
+    CompactVector<Node*> validations;
     if (!ReadBindings(edge) || !ReadNodeList(&edge->inputs) || !in_.U32(&implicit_deps) ||
         !in_.U32(&order_only_deps) || static_cast<uint64_t>(implicit_deps) + order_only_deps > edge->inputs.size() ||
         !ReadNodeList(&edge->outputs) || edge->outputs.empty() || !in_.U32(&implicit_outs) ||
-        implicit_outs > edge->outputs.size() || !ReadNodeList(&edge->validations) ||
-        !Index(static_cast<uint32_t>(nodes_.size() + 1), &dyndep))
+        implicit_outs > edge->outputs.size() || !ReadNodeList(&validations) ||
+        !Index(node_count_ + 1, &dyndep))
       return false;
     edge->implicit_deps = static_cast<int32_t>(implicit_deps);
     edge->order_only_deps = static_cast<int32_t>(order_only_deps);
@@ -353,11 +343,13 @@ class GraphImageReader::Decoder {
       if (output->in_edge) return false;  // one producer per node
       output->in_edge = edge;
     }
-    for (Node* node : edge->validations) state_->validation_users_[node].push_back(edge);
+    if (!validations.empty()) edge->MutableExtras()->validations = validations;  // the list stays in the arena
+    for (Node* node : validations) state_->validation_users_[node].push_back(edge);
     if (dyndep) {
       // As the parser requires: the dyndep file is one of the inputs.
-      edge->dyndep = nodes_[dyndep - 1];
-      if (std::find(edge->inputs.begin(), edge->inputs.end(), edge->dyndep) == edge->inputs.end()) return false;
+      Node* file = NodeAt(dyndep - 1);
+      if (std::find(edge->inputs.begin(), edge->inputs.end(), file) == edge->inputs.end()) return false;
+      edge->MutableExtras()->dyndep = file;
     }
     return true;
   }
@@ -365,15 +357,15 @@ class GraphImageReader::Decoder {
   bool ReadEdges() {
     uint32_t count = 0;
     if (!LargeCount(&count)) return false;
-    Reserve(&state_->edges_, count, 40);
     for (uint32_t i = 0; i < count; ++i)
       if (!Boundary() || !ReadEdge()) return false;
     return true;
   }
 
   bool ReadUsers() {
-    const std::vector<Edge*>& edges = state_->edges_;
-    for (Node* node : nodes_) {
+    auto edges = state_->edges();
+    for (uint32_t i = 0; i < node_count_; ++i) {
+      Node* node = NodeAt(i);
       uint32_t count = 0;
       if (!Boundary() || !Count(&count, 4)) return false;
       node->out_edges.reserve(count);
@@ -391,8 +383,8 @@ class GraphImageReader::Decoder {
     if (!Count(&count, 4)) return false;
     for (uint32_t i = 0; i < count; ++i) {
       uint32_t index = 0;
-      if (!Index(static_cast<uint32_t>(nodes_.size()), &index)) return false;
-      state_->defaults_.push_back(nodes_[index]);
+      if (!Index(node_count_, &index)) return false;
+      state_->defaults_.push_back(NodeAt(index));
     }
     if (!in_.U32(&uses_dyndep) || uses_dyndep > 1) return false;
     state_->uses_dyndep_ = uses_dyndep;
@@ -401,7 +393,7 @@ class GraphImageReader::Decoder {
 
   bool ReadHashes() {
     uint32_t count = 0;
-    const std::vector<Edge*>& edges = state_->edges_;
+    auto edges = state_->edges();
     if (!LargeCount(&count) || count != edges.size()) return false;
     for (Edge* edge : edges) {
       uint32_t known = 0;
@@ -420,7 +412,9 @@ class GraphImageReader::Decoder {
   uint64_t strings_size_ = 0;
   std::vector<Rule*> rules_;
   std::vector<Scope*> scopes_;
-  std::vector<Node*> nodes_;
+  // The image's nodes are the State's from first_node_ on, in order.
+  size_t first_node_;
+  uint32_t node_count_ = 0;
 };
 
 bool GraphImageReader::LoadBody(std::string_view body, State* state, std::string* err, bool verify_blocks) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <unordered_map>
 
 #include "graph_image.h"
@@ -16,35 +17,6 @@
 namespace ronin {
 
 namespace {
-
-// Node pointer -> index: open addressing over indices into the node list
-// (4 bytes a slot, not a pointer and an index), built once per image.
-class NodeIndex {
- public:
-  explicit NodeIndex(const std::vector<const Node*>& nodes) : nodes_(nodes) {
-    size_t size = 16;
-    while (size < nodes.size() * 2) size *= 2;
-    slots_.assign(size, kEmpty);
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      size_t slot = Slot(nodes[i]);
-      while (slots_[slot] != kEmpty) slot = (slot + 1) & (slots_.size() - 1);
-      slots_[slot] = static_cast<uint32_t>(i);
-    }
-  }
-  uint32_t Find(const Node* node) const {
-    for (size_t slot = Slot(node);; slot = (slot + 1) & (slots_.size() - 1))
-      if (nodes_[slots_[slot]] == node) return slots_[slot];
-  }
-
- private:
-  static constexpr uint32_t kEmpty = UINT32_MAX;
-  size_t Slot(const Node* node) const {
-    uint64_t bits = reinterpret_cast<uintptr_t>(node) >> 3;
-    return (bits * 0x9E3779B97F4A7C15ULL >> 20) & (slots_.size() - 1);
-  }
-  const std::vector<const Node*>& nodes_;
-  std::vector<uint32_t> slots_;
-};
 
 // Where an encoded image goes, piece by piece as it is encoded: the
 // strings in file order, and each block of the sections whole (in the file
@@ -67,15 +39,21 @@ struct ImageTotals {
 // (ImageStringsHash), so no more than one chunk is held.
 class StringsOut {
  public:
-  explicit StringsOut(ImageSink* sink) : sink_(sink) { chunk_.reserve(kImageStringsChunk); }
-  size_t size() const { return flushed_ + chunk_.size(); }
+  explicit StringsOut(ImageSink* sink) : sink_(sink), chunk_(new char[kImageStringsChunk]) {}
+  size_t size() const { return flushed_ + used_; }
   // `text` and a NUL after it.
   void AppendTerminated(std::string_view text) {
+    if (text.size() < kImageStringsChunk - used_) {  // the common case: it fits whole
+      memcpy(chunk_.get() + used_, text.data(), text.size());
+      used_ += text.size();
+      chunk_[used_++] = '\0';
+      return;
+    }
     Append(text);
     Append(std::string_view("", 1));
   }
   void Finish(ImageTotals* totals) {
-    if (!chunk_.empty()) Flush();
+    if (used_) Flush();
     totals->strings_size = flushed_;
     totals->strings_hash = hash_;
   }
@@ -83,21 +61,23 @@ class StringsOut {
  private:
   void Append(std::string_view text) {
     while (!text.empty()) {
-      size_t take = std::min(kImageStringsChunk - chunk_.size(), text.size());
-      chunk_.append(text.data(), take);
+      size_t take = std::min(kImageStringsChunk - used_, text.size());
+      memcpy(chunk_.get() + used_, text.data(), take);
+      used_ += take;
       text.remove_prefix(take);
-      if (chunk_.size() == kImageStringsChunk) Flush();
+      if (used_ == kImageStringsChunk) Flush();
     }
   }
   void Flush() {
-    hash_ = RapidHashSeeded(chunk_.data(), chunk_.size(), hash_);
-    sink_->Strings(chunk_.data(), chunk_.size());
-    flushed_ += chunk_.size();
-    chunk_.clear();
+    hash_ = RapidHashSeeded(chunk_.get(), used_, hash_);
+    sink_->Strings(chunk_.get(), used_);
+    flushed_ += used_;
+    used_ = 0;
   }
 
   ImageSink* sink_;
-  std::string chunk_;
+  std::unique_ptr<char[]> chunk_;  // kImageStringsChunk bytes, used_ of them written
+  size_t used_ = 0;
   size_t flushed_ = 0;
   uint64_t hash_ = 0;
 };
@@ -106,12 +86,12 @@ class StringsOut {
 // boundaries; each block goes to the sink when the next item starts.
 class BlocksOut {
  public:
-  explicit BlocksOut(ImageSink* sink) : sink_(sink) { block_.data().reserve(kImageBlockTarget + (16 << 10)); }
+  explicit BlocksOut(ImageSink* sink) : sink_(sink) { block_.reserve(kImageBlockTarget + (16 << 10)); }
   ImageOut& out() { return block_; }
   // An item of a large section starts here: a block may end before it
   // (the reader checks for a block's end at the same places).
   void Item() {
-    if (block_.data().size() >= kImageBlockTarget) Flush();
+    if (block_.size() >= kImageBlockTarget) Flush();
   }
   void Finish(ImageTotals* totals) {
     Flush();
@@ -120,13 +100,13 @@ class BlocksOut {
 
  private:
   void Flush() {
-    const std::string& bytes = block_.data();
+    std::string_view bytes = block_.data();
     ImageOut head;
     head.U32(static_cast<uint32_t>(bytes.size()));
     head.U64(RapidHash(bytes.data(), bytes.size()));
     sink_->Block(head.data(), bytes);
-    size_ += head.data().size() + bytes.size();
-    block_.data().clear();
+    size_ += head.size() + bytes.size();
+    block_.clear();
   }
 
   ImageSink* sink_;
@@ -139,8 +119,8 @@ class BlocksOut {
 // Lays out the body: the strings first, then every section in State's order.
 class GraphImageWriter::Encoder {
  public:
-  Encoder(const State& state, const std::vector<const Node*>& nodes, ImageSink* sink)
-      : state_(state), nodes_(nodes), node_index_(nodes), strings_(sink), blocks_(sink), sections_(blocks_.out()) {}
+  Encoder(const State& state, const ChunkedStore<Node>::Snapshot& nodes, ImageSink* sink)
+      : state_(state), nodes_(nodes), strings_(sink), blocks_(sink), sections_(blocks_.out()) {}
 
   // Everything but the command hashes, which may not be known yet.
   void EncodeStructure() {
@@ -152,7 +132,7 @@ class GraphImageWriter::Encoder {
     WriteEdges();
     WriteUsers();
     sections_.U32(static_cast<uint32_t>(state_.defaults_.size()));
-    for (const Node* node : state_.defaults_) sections_.U32(node_index_.Find(node));
+    for (const Node* node : state_.defaults_) sections_.U32(nodes_.IndexOf(node));
     sections_.U32(state_.uses_dyndep_);
   }
 
@@ -280,11 +260,11 @@ class GraphImageWriter::Encoder {
 
   void WriteNodeList(const CompactVector<Node*>& list) {
     sections_.U32(static_cast<uint32_t>(list.size()));
-    for (const Node* node : list) sections_.U32(node_index_.Find(node));
+    for (const Node* node : list) sections_.U32(nodes_.IndexOf(node));
   }
 
   void WriteEdges() {
-    const std::vector<Edge*>& edges = state_.edges_;
+    auto edges = state_.edges();
     sections_.U32(static_cast<uint32_t>(edges.size()));
     for (const Edge* edge : edges) {
       Item();
@@ -293,16 +273,16 @@ class GraphImageWriter::Encoder {
       sections_.U32(scope_index_.at(edge->scope));
       sections_.U32(edge->binding_count);
       for (uint32_t i = 0; i < edge->binding_count; ++i) {
-        NameRef(edge->bindings[i].name);
-        Ref(edge->bindings[i].value);
+        NameRef(edge->bindings[i].name());
+        Ref(edge->bindings[i].value());
       }
       WriteNodeList(edge->inputs);
       sections_.U32(static_cast<uint32_t>(edge->implicit_deps));
       sections_.U32(static_cast<uint32_t>(edge->order_only_deps));
       WriteNodeList(edge->outputs);
       sections_.U32(static_cast<uint32_t>(edge->implicit_outs));
-      WriteNodeList(edge->validations);
-      sections_.U32(edge->dyndep ? node_index_.Find(edge->dyndep) + 1 : 0);
+      WriteNodeList(edge->validations());
+      sections_.U32(edge->dyndep() ? nodes_.IndexOf(edge->dyndep()) + 1 : 0);
     }
   }
 
@@ -315,8 +295,7 @@ class GraphImageWriter::Encoder {
   }
 
   const State& state_;
-  const std::vector<const Node*>& nodes_;
-  NodeIndex node_index_;
+  const ChunkedStore<Node>::Snapshot& nodes_;
   StringsOut strings_;
   BlocksOut blocks_;
   ImageOut& sections_;  // the current block
@@ -334,13 +313,13 @@ std::string ImageHead(const GraphImageKey& key, const ImageTotals& totals) {
   ImageOut head;
   head.Append(kImageMagic, sizeof kImageMagic);
   head.U32(kImageHeaderFormat);
-  head.U32(static_cast<uint32_t>(key_bytes.data().size()));
+  head.U32(static_cast<uint32_t>(key_bytes.size()));
   head.U64(4 + totals.strings_size + totals.blocks_size);  // the body's size
-  head.U64(RapidHash(key_bytes.data().data(), key_bytes.data().size()));
+  head.U64(RapidHash(key_bytes.data().data(), key_bytes.size()));
   head.U64(totals.strings_hash);
-  head.data().append(key_bytes.data());
+  head.Append(key_bytes.data().data(), key_bytes.size());
   head.U32(static_cast<uint32_t>(totals.strings_size));
-  return std::move(head.data());
+  return head.Take();
 }
 
 // Collects the image in memory (tests, the fuzz corpus).
@@ -435,17 +414,10 @@ class FileSink : public ImageSink {
   bool ok_ = false;
 };
 
-std::vector<const Node*> SnapshotNodes(const State& state) {
-  std::vector<const Node*> nodes;
-  nodes.reserve(state.nodes().size());
-  for (const Node& node : state.nodes()) nodes.push_back(&node);
-  return nodes;
-}
-
 }  // namespace
 
 GraphImageWriter::GraphImageWriter(State* state, GraphImageKey key, std::string path)
-    : state_(state), key_(std::move(key)), path_(std::move(path)), nodes_(SnapshotNodes(*state)) {
+    : state_(state), key_(std::move(key)), path_(std::move(path)), nodes_(state->nodes().Take()) {
   thread_ = StartBackgroundThread(&GraphImageWriter::Run, this);
 }
 
@@ -462,11 +434,12 @@ void GraphImageWriter::FinishReading() {
   // writes them before the scan. The ones it did not compute (a graph too
   // small for its threads) are computed here, for the image and for the
   // scan, which then skips them.
-  const std::vector<Edge*>& edges = state_->edges();
+  auto edges = state_->edges();
   hashes_.resize(edges.size());
   hash_known_.resize(edges.size());
+  std::string scratch;
   for (size_t i = 0; i < edges.size(); ++i) {
-    HashCommandAhead(edges[i]);
+    HashCommandAhead(edges[i], &scratch);
     hashes_[i] = edges[i]->command_hash;
     hash_known_[i] = edges[i]->command_hash_known;
   }
@@ -491,7 +464,7 @@ void GraphImageWriter::Run() {
 }
 
 std::string GraphImageWriter::Serialize(const State& state, const GraphImageKey& key) {
-  std::vector<const Node*> nodes = SnapshotNodes(state);
+  ChunkedStore<Node>::Snapshot nodes = state.nodes().Take();
   std::vector<uint64_t> hashes;
   std::vector<bool> known;
   for (const Edge* edge : state.edges()) {

@@ -26,7 +26,7 @@ bool ManifestParser::Load(const std::string& filename, std::string* err, Lexer* 
   files_.clear();
   open_counts_.clear();
   if (!OpenFile(filename, env_, err, parent)) return false;
-  return ParseFiles(err);
+  return ParseFilesAndLinkUsers(err);
 }
 
 bool ManifestParser::ParseTest(std::string_view input, std::string* err) {
@@ -37,7 +37,15 @@ bool ManifestParser::ParseTest(std::string_view input, std::string* err) {
   file.canonical = "input";
   file.env = env_;
   file.lexer.Start("input", file.contents);
-  return ParseFiles(err);
+  return ParseFilesAndLinkUsers(err);
+}
+
+bool ManifestParser::ParseFilesAndLinkUsers(std::string* err) {
+  size_t first_edge = state_->edges().size();
+  extra_users_.clear();
+  bool ok = ParseFiles(err);
+  state_->LinkUsers(first_edge, extra_users_);  // after a failed parse too: the graph stays whole
+  return ok;
 }
 
 bool ManifestParser::OpenFile(const std::string& filename, Scope* env, std::string* err, Lexer* includer) {
@@ -351,7 +359,7 @@ bool ManifestParser::ParseEdge(std::string* err) {
     scratch_value_.clear();
     value.EvaluateInto(*env_, &scratch_value_);
     if (ValueTooLarge(scratch_value_)) return ValueTooLargeError(key, err);
-    scratch_bindings_.push_back({state_->InternName(key), state_->arena()->Copy(scratch_value_)});
+    scratch_bindings_.push_back(Edge::Binding::Of(state_->InternName(key), state_->arena()->Copy(scratch_value_)));
   }
 
   Edge* edge = state_->AddEdge(rule, env_);
@@ -377,12 +385,12 @@ bool ManifestParser::ParseEdge(std::string* err) {
   edge->inputs.reserve(ins_end - outs_end);
   for (size_t i = outs_end; i < ins_end; ++i) {
     if (i >= evaluated) return lexer_.Error("empty path", err);
-    state_->AddIn(edge, EdgePathNode(i));
+    state_->AddInLater(edge, EdgePathNode(i));
   }
   edge->implicit_deps = implicit_ins;
   edge->order_only_deps = order_only_ins;
 
-  edge->validations.reserve(used - ins_end);
+  if (used > ins_end) edge->MutableExtras()->validations.reserve(used - ins_end);
   for (size_t i = ins_end; i < used; ++i) {
     if (i >= evaluated) return lexer_.Error("empty path", err);
     state_->AddValidation(edge, EdgePathNode(i)->path);
@@ -395,6 +403,7 @@ bool ManifestParser::ParseEdge(std::string* err) {
     auto new_end = std::remove(edge->inputs.begin(), edge->inputs.end(), out);
     if (new_end != edge->inputs.end()) {
       // The node keeps this edge as a user, so it is not a root node (as in Ninja).
+      for (auto it = new_end; it != edge->inputs.end(); ++it) extra_users_.emplace_back(edge, out);
       edge->inputs.erase(new_end, edge->inputs.end());
       // Ninja keeps the section counts as written and classifies inputs
       // from the end: the last order_only_deps are order-only, the
@@ -420,10 +429,11 @@ bool ManifestParser::ParseEdge(std::string* err) {
   std::string dyndep = edge->GetUnescapedDyndep();
   if (!dyndep.empty()) {
     CanonicalizePath(&dyndep);
-    edge->dyndep = state_->GetNode(dyndep);
-    edge->dyndep->dyndep_pending = true;
+    Node* file = state_->GetNode(dyndep);
+    edge->MutableExtras()->dyndep = file;
+    file->dyndep_pending = true;
     state_->set_uses_dyndep();
-    if (std::find(edge->inputs.begin(), edge->inputs.end(), edge->dyndep) == edge->inputs.end())
+    if (std::find(edge->inputs.begin(), edge->inputs.end(), file) == edge->inputs.end())
       return lexer_.Error("dyndep '" + dyndep + "' is not an input", err);
   }
   return true;

@@ -51,6 +51,8 @@ class ManifestParser {
   bool OpenFile(const std::string& filename, Scope* env, std::string* err, Lexer* includer);
   // Parses until the stack of files is empty.
   bool ParseFiles(std::string* err);
+  // Parses the files opened, then gives nodes their users (State::LinkUsers).
+  bool ParseFilesAndLinkUsers(std::string* err);
   // Parses the top file's statements until its end, or until an include
   // opened another file (*opened).
   bool ParseStatements(std::string* err, bool* opened);
@@ -100,6 +102,9 @@ class ManifestParser {
   std::vector<uint64_t> path_hashes_;
   std::vector<char> path_unchecked_;  // a literal path not yet checked for canonical form
   std::string late_path_;  // a literal path that turned out not canonical, canonicalised
+  // Phony edges' inputs dropped for naming the edge's own output: the node
+  // keeps the edge as a user (as in Ninja), once per input dropped.
+  std::vector<std::pair<Edge*, Node*>> extra_users_;
   bool warned_ = false;
 };
 

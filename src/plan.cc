@@ -88,6 +88,10 @@ bool Plan::AddSubTarget(const Node* target, const Node* target_dependent, std::s
     const Edge* edge = item.node->in_edge;
     if (item.next_input < edge->inputs.size()) {
       const Node* input = edge->inputs[item.next_input++];
+      // Most inputs are files present or already built (an object's
+      // headers): their visit would do nothing, so it is skipped here.
+      if (input->in_edge ? input->in_edge->outputs_ready : (!input->dirty || input->generated_by_dep_loader))
+        continue;
       const Node* dependent = item.node;
       stack.push_back({input, dependent, kFirstVisit});  // invalidates `item`
       continue;

@@ -193,17 +193,17 @@ void Prefetcher::StatAll(const std::vector<Node*>& nodes, DirectoryCache* dirs) 
 }
 
 void Prefetcher::HashCommands(size_t begin, size_t end) {
-  const std::vector<Edge*>& edges = state_->edges();
-  for (size_t i = begin; i < end && !abandon_; ++i) HashCommandAhead(edges[i]);
+  auto edges = state_->edges();
+  std::string scratch;
+  for (size_t i = begin; i < end && !abandon_; ++i) HashCommandAhead(edges[i], &scratch);
 }
 
-void HashCommandAhead(Edge* edge) {
+void HashCommandAhead(Edge* edge, std::string* scratch) {
   // Phony edges have no command; a graph image may bring hashes along.
   if (edge->is_phony() || edge->command_hash_known) return;
-  std::string command;
   // A rule-variable cycle is left to the scan, which reports it.
-  if (edge->TryEvaluateCommand(&command, /*include_rspfile=*/true)) {
-    edge->command_hash = BuildLog::HashCommand(command);
+  if (edge->TryEvaluateCommand(scratch, /*include_rspfile=*/true)) {
+    edge->command_hash = BuildLog::HashCommand(*scratch);
     edge->command_hash_known = true;
   }
 }

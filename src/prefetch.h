@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -65,8 +66,10 @@ class Prefetcher : public NodeObserver {
 };
 
 // Computes the hash of EvaluateCommand(true) into the edge, as the scan
-// would (unless known already, or the edge is phony).
-void HashCommandAhead(Edge* edge);
+// would (unless known already, or the edge is phony). `scratch` holds the
+// command meanwhile: reused from edge to edge, it grows a few times per
+// thread instead of a few times per command.
+void HashCommandAhead(Edge* edge, std::string* scratch);
 
 // False when RONIN_PREFETCH=0 (read once): the scan then does everything.
 bool PrefetchEnabled();

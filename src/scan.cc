@@ -159,9 +159,9 @@ bool DependencyScan::EnterEdge(Frame* frame, std::vector<Frame>* stack, std::str
   edge->deps_missing = false;
   // A pending dyndep file is visited first: if it turns out up to date it is
   // loaded now, so its extra inputs and outputs take part in this scan.
-  if (!edge->deps_loaded && edge->dyndep && edge->dyndep->dyndep_pending) {
+  if (!edge->deps_loaded && edge->dyndep() && edge->dyndep()->dyndep_pending) {
     frame->visited_dyndep = true;
-    stack->emplace_back(edge->dyndep);  // invalidates `frame`
+    stack->emplace_back(edge->dyndep());  // invalidates `frame`
   }
   return true;
 }
@@ -169,7 +169,7 @@ bool DependencyScan::EnterEdge(Frame* frame, std::vector<Frame>* stack, std::str
 bool DependencyScan::PrepareEdge(Frame* frame, std::vector<Node*>* validation_nodes, std::string* err) {
   Edge* edge = frame->edge();
   if (frame->visited_dyndep) {
-    Node* dyndep = edge->dyndep;
+    Node* dyndep = edge->dyndep();
     if (!dyndep->in_edge || dyndep->in_edge->outputs_ready) {
       DyndepFile file;
       if (!LoadDyndeps(dyndep, &file, err)) return false;
@@ -188,7 +188,7 @@ bool DependencyScan::PrepareEdge(Frame* frame, std::vector<Node*>* validation_no
   }
   // Validations are scanned as separate roots, so that one depending on
   // this very edge is not mistaken for a cycle.
-  validation_nodes->insert(validation_nodes->end(), edge->validations.begin(), edge->validations.end());
+  validation_nodes->insert(validation_nodes->end(), edge->validations().begin(), edge->validations().end());
   frame->phase = Frame::Phase::kInputs;
   return true;
 }

@@ -22,8 +22,7 @@ State::State() : default_pool_("", 0), console_pool_("console", 1, /*is_console=
 
 Node* State::GetNode(std::string_view path, uint64_t hash) {
   if (Node* node = paths_.Find(path, hash)) return node;
-  nodes_.emplace_back(arena_.Copy(path));
-  Node* node = &nodes_.back();
+  Node* node = &nodes_.emplace_back(arena_.Copy(path));
   paths_.Insert(node, hash);
   if (observer_) observer_->NodeCreated(node);
   return node;
@@ -63,17 +62,17 @@ void State::SetEdgeBindings(Edge* edge, const std::vector<Edge::Binding>& bindin
   for (const Edge::Binding& binding : bindings) {
     Edge::Binding* existing = nullptr;
     if (indexed) {
-      auto it = index.find(binding.name);
+      auto it = index.find(binding.name());
       if (it != index.end()) existing = &array[it->second];
     } else {
       for (uint32_t i = 0; i < count; ++i)
-        if (array[i].name == binding.name) existing = &array[i];
+        if (array[i].name() == binding.name()) existing = &array[i];
     }
     if (existing) {
-      existing->value = binding.value;
+      existing->value_text = binding.value_text;
       continue;
     }
-    if (indexed) index.emplace(binding.name, count);
+    if (indexed) index.emplace(binding.name(), count);
     new (&array[count++]) Edge::Binding(binding);
   }
   edge->bindings = array;
@@ -82,18 +81,16 @@ void State::SetEdgeBindings(Edge* edge, const std::vector<Edge::Binding>& bindin
 
 void State::AddEdgeBinding(Edge* edge, std::string_view name, std::string_view value) {
   std::vector<Edge::Binding> bindings(edge->bindings, edge->bindings + edge->binding_count);
-  bindings.push_back({InternName(name), arena_.Copy(value)});
+  bindings.push_back(Edge::Binding::Of(InternName(name), arena_.Copy(value)));
   SetEdgeBindings(edge, bindings);
 }
 
 Edge* State::AddEdge(const Rule* rule, Scope* scope) {
-  edge_storage_.emplace_back();
-  Edge* edge = &edge_storage_.back();
+  Edge* edge = &edges_.emplace_back();
   edge->rule = rule;
   edge->pool = &default_pool_;
   edge->scope = scope;
-  edge->id = static_cast<uint32_t>(edges_.size());
-  edges_.push_back(edge);
+  edge->id = static_cast<uint32_t>(edges_.size() - 1);
   return edge;
 }
 
@@ -117,9 +114,29 @@ void State::AddIn(Edge* edge, Node* node) {
   node->generated_by_dep_loader = false;
 }
 
+void State::LinkUsers(size_t first_edge, const std::vector<std::pair<Edge*, Node*>>& extra_users) {
+  // Twice over the same users: first counted, then stored.
+  for (int pass = 0; pass < 2; ++pass) {
+    auto extra = extra_users.begin();
+    for (size_t i = first_edge; i < edges_.size(); ++i) {
+      Edge* edge = &edges_[i];
+      auto link = [pass, edge](Node* node) {
+        if (pass == 0) {
+          node->out_edges.CountForLater();
+        } else {
+          node->out_edges.AllocateCounted();
+          node->out_edges.push_back(edge);
+        }
+      };
+      for (Node* input : edge->inputs) link(input);
+      for (; extra != extra_users.end() && extra->first == edge; ++extra) link(extra->second);
+    }
+  }
+}
+
 void State::AddValidation(Edge* edge, std::string_view path) {
   Node* node = GetNode(path);
-  edge->validations.push_back(node);
+  edge->MutableExtras()->validations.push_back(node);
   validation_users_[node].push_back(edge);
   node->generated_by_dep_loader = false;
 }
@@ -153,7 +170,7 @@ std::vector<Pool*> State::pools() const {
 
 std::vector<Node*> State::RootNodes(std::string* err) const {
   std::vector<Node*> roots;
-  for (const Edge* edge : edges_) {
+  for (const Edge* edge : edges()) {
     for (Node* output : edge->outputs) {
       if (output->out_edges.empty()) roots.push_back(output);
     }
@@ -168,8 +185,9 @@ std::vector<Node*> State::DefaultNodes(std::string* err) const {
 
 void State::Reset() {
   for (Node& node : nodes_) node.ResetState();
-  for (Edge* edge : edges_) {
+  for (Edge* edge : edges()) {
     edge->outputs_ready = false;
+    edge->ForgetReadyInputs();
     edge->deps_loaded = false;
     edge->mark = Edge::Visit::kNone;
   }

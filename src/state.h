@@ -10,11 +10,13 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "arena.h"
 #include "eval.h"
 #include "graph.h"
+#include "chunked_store.h"
 #include "string_table.h"
 
 namespace ronin {
@@ -68,6 +70,17 @@ class State {
   void AddIn(Edge* edge, std::string_view path) { AddIn(edge, path, HashString(path)); }
   void AddIn(Edge* edge, std::string_view path, uint64_t hash) { AddIn(edge, GetNode(path, hash)); }
   void AddIn(Edge* edge, Node* node);
+  // As AddIn, but the node learns of its user only in LinkUsers. The parser
+  // adds every input so, and each node's user list is then allocated once
+  // at its final size instead of growing by doubling in the arena.
+  void AddInLater(Edge* edge, Node* node) {
+    edge->inputs.push_back(node);
+    node->generated_by_dep_loader = false;
+  }
+  // Gives nodes their users for the edges from `first_edge` on, in edge
+  // order as AddIn would have; `extra_users` (edge, node), in edge order,
+  // are users beyond the edges' inputs.
+  void LinkUsers(size_t first_edge, const std::vector<std::pair<Edge*, Node*>>& extra_users);
   void AddValidation(Edge* edge, std::string_view path);
   // Edges that list `node` as a validation (rare, so kept outside Node).
   const CompactVector<Edge*>& ValidationUsers(const Node* node) const;
@@ -98,8 +111,9 @@ class State {
   Rule* NewRule(std::string_view name);
   Pool* NewPool(std::string_view name, int depth);
 
-  const std::vector<Edge*>& edges() const { return edges_; }
-  const std::deque<Node>& nodes() const { return nodes_; }
+  // Edges by id, as pointers.
+  ChunkedStore<Edge>::Pointers edges() const { return edges_.pointers(); }
+  const ChunkedStore<Node>& nodes() const { return nodes_; }
   const std::vector<Node*>& defaults() const { return defaults_; }
   std::vector<Pool*> pools() const;
   // For -d stats: the path table's size and bucket count.
@@ -108,10 +122,9 @@ class State {
 
  private:
   Arena arena_;
-  std::deque<Node> nodes_;
+  ChunkedStore<Node> nodes_;
   StringTable<Node, &Node::path> paths_;
-  std::deque<Edge> edge_storage_;
-  std::vector<Edge*> edges_;
+  ChunkedStore<Edge> edges_;
   std::deque<Scope> scopes_;
   std::unordered_set<std::string_view> names_;
   std::unordered_map<const Node*, CompactVector<Edge*>> validation_users_;

@@ -598,14 +598,14 @@ void AppendInEdge(const Edge* edge, std::string* html) {
   const CompactVector<Node*>& in = edge->inputs;
   size_t explicit_end = edge->explicit_input_count();
   size_t implicit_end = in.size() - edge->order_only_deps;
-  if (in.empty() && edge->validations.empty()) *html += "<p class=\"note\">No inputs.</p>\n";
+  if (in.empty() && edge->validations().empty()) *html += "<p class=\"note\">No inputs.</p>\n";
   AppendNodeList("explicit", "Inputs", in, 0, explicit_end, html);
   AppendNodeList("implicit", "Implicit inputs <code>|</code>", in, explicit_end, implicit_end,
                  html);
   AppendNodeList("order-only", "Order-only inputs <code>||</code>", in, implicit_end, in.size(),
                  html);
-  AppendNodeList("validations", "Validations <code>|@</code>", edge->validations, 0,
-                 edge->validations.size(), html);
+  AppendNodeList("validations", "Validations <code>|@</code>", edge->validations(), 0,
+                 edge->validations().size(), html);
   *html += "<h3>Outputs</h3>\n<ul id=\"outputs\">\n";
   for (size_t i = 0; i < edge->outputs.size(); ++i) {
     *html += "<li>" + Link(edge->outputs[i]);

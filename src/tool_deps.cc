@@ -37,7 +37,7 @@ void PrintDeps(NinjaMain* ninja, const Node* node) {
                                          deps->node_count, deps->mtime, stale ? "STALE" : "VALID");
   for (int i = 0; i < deps->node_count; ++i) {
     text += "    ";
-    text.append(deps->node(i)->path);
+    text.append(ninja->deps_log_.DepNode(deps, i)->path);
     text += '\n';
   }
   text += '\n';
@@ -131,7 +131,7 @@ void MissingDepsScanner::ProcessNode(Node* node) {
     // Recorded per output: each output of the edge is looked up on its own.
     if (DepsLog::Deps* deps = ninja_->deps_log_.GetDeps(node)) {
       std::vector<Node*> nodes;
-      for (int i = 0; i < deps->node_count; ++i) nodes.push_back(deps->node(i));
+      for (int i = 0; i < deps->node_count; ++i) nodes.push_back(ninja_->deps_log_.DepNode(deps, i));
       CheckDeps(node, nodes.data(), deps->node_count);
     }
     return;

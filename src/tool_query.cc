@@ -276,15 +276,15 @@ int ToolQuery(NinjaMain* ninja, const Options*, int argc, char** argv) {
     }
     PrintRaw(std::string(node->path) + ":\n");
     if (Edge* edge = node->in_edge) {
-      if (edge->dyndep && edge->dyndep->dyndep_pending) LoadDyndepsOrWarn(ninja, edge->dyndep);
+      if (edge->dyndep() && edge->dyndep()->dyndep_pending) LoadDyndepsOrWarn(ninja, edge->dyndep());
       PrintRaw("  input: " + std::string(edge->rule->name()) + "\n");
       for (size_t in = 0; in < edge->inputs.size(); ++in) {
         const char* label = edge->is_implicit(in) ? "| " : edge->is_order_only(in) ? "|| " : "";
         PrintRaw("    " + std::string(label) + std::string(edge->inputs[in]->path) + "\n");
       }
-      if (!edge->validations.empty()) {
+      if (!edge->validations().empty()) {
         PrintRaw("  validations:\n");
-        for (const Node* validation : edge->validations)
+        for (const Node* validation : edge->validations())
           PrintRaw("    " + std::string(validation->path) + "\n");
       }
     }
@@ -323,7 +323,7 @@ int ToolGraph(NinjaMain* ninja, const Options*, int argc, char** argv) {
     PrintGraphNode(node);
     Edge* edge = node->in_edge;
     if (!edge || !visited_edges.insert(edge).second) continue;
-    if (edge->dyndep && edge->dyndep->dyndep_pending) LoadDyndepsOrWarn(ninja, edge->dyndep);
+    if (edge->dyndep() && edge->dyndep()->dyndep_pending) LoadDyndepsOrWarn(ninja, edge->dyndep());
     PrintGraphEdge(edge);
     stack.insert(stack.end(), edge->inputs.rbegin(), edge->inputs.rend());
   }

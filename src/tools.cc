@@ -50,9 +50,9 @@ void LoadDyndepsOrWarn(NinjaMain* ninja, Node* node) {
 void LoadAllDyndepsQuietly(NinjaMain* ninja) {
   DyndepLoader loader(&ninja->state_, &ninja->disk_, &ninja->explanations_);
   // Loading can add edges' outputs but never edges, so indexing is stable.
-  const std::vector<Edge*>& edges = ninja->state_.edges();
+  auto edges = ninja->state_.edges();
   for (size_t i = 0; i < edges.size(); ++i) {
-    Node* dyndep = edges[i]->dyndep;
+    Node* dyndep = edges[i]->dyndep();
     if (!dyndep || !dyndep->dyndep_pending) continue;
     DyndepFile file;
     std::string err;

@@ -10,6 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <array>
 
@@ -173,9 +177,34 @@ constexpr ShellSafeTable kShellSafe;
 
 }  // namespace
 
+#if defined(__SSE2__)
+// Whether all 16 bytes at `p` are shell-safe: a handful of compares for 16
+// characters instead of a lookup each (a link command's $in is thousands
+// of paths).
+bool ShellSafe16(const char* p) {
+  __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  // Bytes >= 0x80 are negative here, so no range below takes them.
+  __m128i folded = _mm_or_si128(bytes, _mm_set1_epi8(0x20));  // 'A'-'Z' -> 'a'-'z'
+  __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(folded, _mm_set1_epi8('a' - 1)),
+                                 _mm_cmplt_epi8(folded, _mm_set1_epi8('z' + 1)));
+  // '-', '.', '/' and the digits are one range: 0x2d-0x39.
+  __m128i punct_digit = _mm_and_si128(_mm_cmpgt_epi8(bytes, _mm_set1_epi8('-' - 1)),
+                                      _mm_cmplt_epi8(bytes, _mm_set1_epi8('9' + 1)));
+  __m128i other = _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('_')), _mm_cmpeq_epi8(bytes, _mm_set1_epi8('+')));
+  __m128i safe = _mm_or_si128(_mm_or_si128(letter, punct_digit), other);
+  return _mm_movemask_epi8(safe) == 0xFFFF;
+}
+#endif
+
 bool IsShellSafe(std::string_view text) {
-  for (char c : text)
-    if (!kShellSafe.safe[static_cast<unsigned char>(c)]) return false;
+  const char* p = text.data();
+  size_t left = text.size();
+#if defined(__SSE2__)
+  for (; left >= 16; p += 16, left -= 16)
+    if (!ShellSafe16(p)) return false;
+#endif
+  for (; left > 0; ++p, --left)
+    if (!kShellSafe.safe[static_cast<unsigned char>(*p)]) return false;
   return true;
 }
 
@@ -392,6 +421,42 @@ std::string WorkingDirectory() {
     buffer.resize(buffer.size() * 2);
   }
   return buffer.data();
+}
+
+int64_t ParseDecimal(const char* text) {
+  // 19 digits fit a uint64_t (nanosecond mtimes have 19).
+  uint64_t value = 0;
+  const char* p = text;
+  for (; p - text < 19 && *p >= '0' && *p <= '9'; ++p) value = value * 10 + static_cast<uint64_t>(*p - '0');
+  if (p != text && *p == '\0' && value <= static_cast<uint64_t>(INT64_MAX)) return static_cast<int64_t>(value);
+  return strtoll(text, nullptr, 10);
+}
+
+namespace {
+
+// Hex digit values; 16 for anything else.
+struct HexDigits {
+  HexDigits() {
+    for (int c = 0; c < 256; ++c) value[c] = 16;
+    for (int c = 0; c < 10; ++c) value['0' + c] = static_cast<uint8_t>(c);
+    for (int c = 0; c < 6; ++c) value['a' + c] = value['A' + c] = static_cast<uint8_t>(10 + c);
+  }
+  uint8_t value[256];
+};
+const HexDigits kHexDigits;
+
+}  // namespace
+
+uint64_t ParseHex(const char* text) {
+  uint64_t value = 0;
+  const char* p = text;
+  for (; p - text < 16; ++p) {
+    uint8_t digit = kHexDigits.value[static_cast<unsigned char>(*p)];
+    if (digit == 16) break;
+    value = value << 4 | digit;
+  }
+  if (p != text && *p == '\0') return value;
+  return strtoull(text, nullptr, 16);
 }
 
 }  // namespace ronin

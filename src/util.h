@@ -75,6 +75,13 @@ std::string StringPrintf(const char* format, ...) __attribute__((format(printf, 
 // Milliseconds of a monotonic clock.
 int64_t MonotonicMillis();
 
+// strtoll(text, nullptr, 10) and strtoull(text, nullptr, 16) on a
+// NUL-terminated text, computed in place when it is nothing but digits
+// (every number of a .ninja_log: 200k of them per load); anything else
+// (signs, spaces, 0x, trailing text, overflow) is left to libc.
+int64_t ParseDecimal(const char* text);
+uint64_t ParseHex(const char* text);
+
 }  // namespace ronin
 
 #endif  // RONIN_UTIL_H_

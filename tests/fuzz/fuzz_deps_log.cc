@@ -37,7 +37,7 @@ void CheckConsistent(const DepsLog& log) {
     FUZZ_CHECK(deps->node_count >= 0);
     for (int i = 0; i < deps->node_count; ++i) {
       FUZZ_CHECK(deps->ids[i] >= 0 && static_cast<size_t>(deps->ids[i]) < nodes.size());
-      FUZZ_CHECK(deps->node(i) == nodes[deps->ids[i]]);
+      FUZZ_CHECK(log.DepNode(deps, i) == nodes[deps->ids[i]]);
     }
   }
 }
@@ -79,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       DepsLog::Deps* deps = log.GetDeps(outputs[id]);
       if (!deps) continue;
       Expected want{std::string(outputs[id]->path), deps->mtime, {}};
-      for (int i = 0; i < deps->node_count; ++i) want.deps.emplace_back(deps->node(i)->path);
+      for (int i = 0; i < deps->node_count; ++i) want.deps.emplace_back(log.DepNode(deps, i)->path);
       expected.push_back(std::move(want));
     }
 
@@ -106,7 +106,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(deps != nullptr);
       FUZZ_CHECK(deps->mtime == want.mtime);
       FUZZ_CHECK(deps->node_count == static_cast<int>(want.deps.size()));
-      for (int i = 0; i < deps->node_count; ++i) FUZZ_CHECK(deps->node(i)->path == want.deps[i]);
+      for (int i = 0; i < deps->node_count; ++i) FUZZ_CHECK(again.DepNode(deps, i)->path == want.deps[i]);
     }
   }
   fuzz::ResetGraphArena();

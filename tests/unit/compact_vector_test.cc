@@ -66,6 +66,31 @@ TEST(CompactVectorTest, ReserveKeepsElementsAndAlignment) {
   EXPECT_EQ(0u, reinterpret_cast<uintptr_t>(v.data()) % alignof(double*));
 }
 
+TEST(CompactVectorTest, CountedListsAllocateOnce) {
+  int a = 0, b = 0, c = 0;
+  CompactVector<int*> counted;
+  for (int i = 0; i < 3; ++i) counted.CountForLater();
+  EXPECT_TRUE(counted.empty());
+  counted.AllocateCounted();
+  int* const* storage = counted.data();
+  for (int* element : {&a, &b, &c}) {
+    counted.AllocateCounted();  // no-op once allocated
+    counted.push_back(element);
+  }
+  EXPECT_EQ(storage, counted.data());  // no growth: room for exactly three
+  EXPECT_EQ((std::vector<int*>{&a, &b, &c}), std::vector<int*>(counted.begin(), counted.end()));
+  counted.push_back(&a);  // beyond the count it grows as usual
+  EXPECT_EQ(4u, counted.size());
+
+  // A list that already owns memory does not count; it just grows.
+  CompactVector<int*> grown;
+  grown.push_back(&a);
+  grown.CountForLater();
+  grown.AllocateCounted();
+  grown.push_back(&b);
+  EXPECT_EQ((std::vector<int*>{&a, &b}), std::vector<int*>(grown.begin(), grown.end()));
+}
+
 TEST(ArenaTest, CopiesAreNulTerminatedAndLarge) {
   Arena arena;
   std::string_view small = arena.Copy("abc");

@@ -133,12 +133,12 @@ TEST_F(DepsLogTest, RoundTrip) {
   ASSERT_NE(nullptr, deps);
   EXPECT_EQ(123456789012345LL, deps->mtime);
   ASSERT_EQ(2, deps->node_count);
-  EXPECT_EQ("foo.h", deps->node(0)->path);
-  EXPECT_EQ("bar.h", deps->node(1)->path);
+  EXPECT_EQ("foo.h", log.DepNode(deps, 0)->path);
+  EXPECT_EQ("bar.h", log.DepNode(deps, 1)->path);
   DepsLog::Deps* deps2 = log.GetDeps(state.LookupNode("out2.o"));
   ASSERT_NE(nullptr, deps2);
   EXPECT_EQ(-5, deps2->mtime);
-  EXPECT_EQ(state.LookupNode("foo.h"), deps2->node(0));
+  EXPECT_EQ(state.LookupNode("foo.h"), log.DepNode(deps2, 0));
   DepsLog::Deps* none = log.GetDeps(state.LookupNode("none.o"));
   ASSERT_NE(nullptr, none);
   EXPECT_EQ(0, none->node_count);
@@ -172,8 +172,8 @@ TEST_F(DepsLogTest, LargeRecordsAcrossChunkBoundaries) {
     ASSERT_NE(nullptr, deps);
     EXPECT_EQ(40 + static_cast<TimeStamp>(out), deps->mtime);
     ASSERT_EQ(static_cast<int>(ids.size()), deps->node_count);
-    EXPECT_EQ("h999.h", deps->node(999)->path);
-    EXPECT_EQ("h0.h", deps->node(deps->node_count - static_cast<int>(ids.size() % kInputs))->path);
+    EXPECT_EQ("h999.h", log.DepNode(deps, 999)->path);
+    EXPECT_EQ("h0.h", log.DepNode(deps, deps->node_count - static_cast<int>(ids.size() % kInputs))->path);
   }
 }
 
@@ -241,7 +241,7 @@ TEST_F(DepsLogTest, LaterRecordsReplaceEarlierOnes) {
   ASSERT_NE(nullptr, deps);
   EXPECT_EQ(2, deps->mtime);
   ASSERT_EQ(2, deps->node_count);
-  EXPECT_EQ("b", deps->node(0)->path);
+  EXPECT_EQ("b", log.DepNode(deps, 0)->path);
 }
 
 TEST_F(DepsLogTest, ReverseDepsLookup) {

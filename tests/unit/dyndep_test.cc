@@ -197,6 +197,29 @@ TEST_F(DyndepLoaderTest, UpdatesTheEdge) {
   EXPECT_EQ("touch out", edge->EvaluateCommand());
 }
 
+TEST_F(DyndepLoaderTest, InputsGainedMakeEdgesWaitAgain) {
+  // `src` was a source file, so `user` was ready; the dyndep file makes it
+  // an output of `out`, which has not run: `user` must wait for it. And
+  // `out`, ready before, must now wait for its new input `extra`.
+  Parse(
+      "rule r\n"
+      "  command = touch $out\n"
+      "build out: r in || dd\n"
+      "  dyndep = dd\n"
+      "build user: r src\n"
+      "build extra: r\n");
+  Edge* user = EdgeFor("user");
+  Edge* out = EdgeFor("out");
+  EXPECT_TRUE(user->AllInputsReady());
+  EXPECT_TRUE(out->AllInputsReady());
+  disk_.Create("dd", "ninja_dyndep_version = 1\nbuild out | src: dyndep | extra\n");
+  EXPECT_EQ("ok", Load("dd"));
+  EXPECT_FALSE(user->AllInputsReady());
+  EXPECT_FALSE(out->AllInputsReady());
+  EdgeFor("extra")->outputs_ready = true;
+  EXPECT_TRUE(out->AllInputsReady());
+}
+
 TEST_F(DyndepLoaderTest, RestatDoesNotLeakIntoTheSharedScope) {
   // The dyndep binding comes from the rule, so the edge has no scope of its own.
   Parse(

@@ -96,7 +96,8 @@ TEST(GraphImageTest, LoadedGraphEvaluatesLikeTheParsedOne) {
     EXPECT_EQ(a->pool->name, b->pool->name);
     EXPECT_EQ(test::Paths(a->inputs), test::Paths(b->inputs));
     EXPECT_EQ(test::Paths(a->outputs), test::Paths(b->outputs));
-    EXPECT_EQ(test::Paths(a->validations), test::Paths(b->validations));
+    EXPECT_EQ(test::Paths(a->validations()), test::Paths(b->validations()));
+    EXPECT_EQ(a->dyndep() ? a->dyndep()->path : "", b->dyndep() ? b->dyndep()->path : "");
     EXPECT_EQ(a->implicit_deps, b->implicit_deps);
     EXPECT_EQ(a->order_only_deps, b->order_only_deps);
     EXPECT_EQ(a->implicit_outs, b->implicit_outs);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -219,6 +221,82 @@ TEST(NodeTest, PhonyMtimeOnlyForMissingNodes) {
   present.existence = Node::Existence::kExists;
   present.UpdatePhonyMtime(9);
   EXPECT_EQ(2, present.mtime);
+}
+
+TEST(EdgeBindingTest, NameIsComparesWholeNames) {
+  std::string name = "ab", value = "value";  // NUL-terminated, as arena copies are
+  Edge::Binding binding = Edge::Binding::Of(name, value);
+  EXPECT_TRUE(binding.NameIs("ab"));
+  EXPECT_FALSE(binding.NameIs("a"));
+  EXPECT_FALSE(binding.NameIs("abc"));
+  EXPECT_FALSE(binding.NameIs("b"));
+  EXPECT_FALSE(binding.NameIs(""));
+  EXPECT_EQ("value", binding.value());
+}
+
+// ------------------------------------------------------- AllInputsReady
+
+// What AllInputsReady answers, looked up from scratch.
+bool AllInputsReadyFromScratch(const Edge* edge) {
+  for (const Node* input : edge->inputs)
+    if (input->in_edge && !input->in_edge->outputs_ready) return false;
+  return true;
+}
+
+TEST(AllInputsReadyTest, AgreesWithAFullLookWhileInputsGetBuilt) {
+  // One edge with many generated inputs, built in a random order, a source
+  // file and a duplicate among them: after every step the resumed answer
+  // equals the full one.
+  State state;
+  Rule rule("r");
+  Edge* user = state.AddEdge(&rule, state.root_scope());
+  std::vector<Edge*> producers;
+  std::string err;
+  for (int i = 0; i < 200; ++i) {
+    Edge* producer = state.AddEdge(&rule, state.root_scope());
+    ASSERT_TRUE(state.AddOut(producer, "gen" + std::to_string(i), &err));
+    producers.push_back(producer);
+    state.AddIn(user, producer->outputs[0]);
+    if (i == 50) state.AddIn(user, "source");
+    if (i == 70) state.AddIn(user, producers[3]->outputs[0]);
+  }
+  std::mt19937 random(7);
+  std::shuffle(producers.begin(), producers.end(), random);
+  for (Edge* producer : producers) {
+    EXPECT_EQ(AllInputsReadyFromScratch(user), user->AllInputsReady());
+    producer->outputs_ready = true;
+  }
+  EXPECT_TRUE(user->AllInputsReady());
+}
+
+TEST(AllInputsReadyTest, LooksAgainAfterInputsChange) {
+  State state;
+  ASSERT_TRUE(ParseManifest(&state,
+                            "rule r\n"
+                            "  command = x\n"
+                            "build a: r\n"
+                            "build b: r\n"
+                            "build out: r a\n"));
+  Edge* out = NodeOrNull(state, "out")->in_edge;
+  NodeOrNull(state, "a")->in_edge->outputs_ready = true;
+  EXPECT_TRUE(out->AllInputsReady());
+  // An unbuilt input inserted before the cursor (as the deps log and dyndep
+  // files do) is seen once the cursor is forgotten.
+  out->inputs.insert(out->inputs.begin(), 1, NodeOrNull(state, "b"));
+  out->ForgetReadyInputs();
+  EXPECT_FALSE(out->AllInputsReady());
+  // Inputs removed behind the cursor: it starts over by itself.
+  NodeOrNull(state, "b")->in_edge->outputs_ready = true;
+  EXPECT_TRUE(out->AllInputsReady());
+  out->inputs.erase(out->inputs.begin(), out->inputs.end());
+  out->inputs.insert(out->inputs.begin(), 1, NodeOrNull(state, "b"));
+  NodeOrNull(state, "b")->in_edge->outputs_ready = false;
+  EXPECT_FALSE(out->AllInputsReady());
+  // State::Reset makes every output unbuilt again.
+  NodeOrNull(state, "b")->in_edge->outputs_ready = true;
+  EXPECT_TRUE(out->AllInputsReady());
+  state.Reset();
+  EXPECT_FALSE(out->AllInputsReady());
 }
 
 // ------------------------------------------------------- DependencyScan

@@ -124,8 +124,9 @@ TEST(ManifestParserTest, CrLfLineEndings) {
                             "  extra = $\r\n"
                             "    x\r\n"));
   EXPECT_EQ("cat in > out", Command(state, "out"));
-  ASSERT_NE(nullptr, state.edges()[0]->FindOwnBinding("extra"));
-  EXPECT_EQ("x", *state.edges()[0]->FindOwnBinding("extra"));
+  std::string_view extra;
+  ASSERT_TRUE(state.edges()[0]->FindOwnBinding("extra", &extra));
+  EXPECT_EQ("x", extra);
 }
 
 TEST(ManifestParserTest, BuildStatementInputKinds) {
@@ -139,7 +140,7 @@ TEST(ManifestParserTest, BuildStatementInputKinds) {
   EXPECT_EQ("e1 e2 i1 oo1 oo2", Paths(edge->inputs));
   EXPECT_EQ(1, edge->implicit_deps);
   EXPECT_EQ(2, edge->order_only_deps);
-  EXPECT_EQ("v1 v2", Paths(edge->validations));
+  EXPECT_EQ("v1 v2", Paths(edge->validations()));
   EXPECT_EQ(2u, edge->explicit_input_count());
   EXPECT_EQ(2u, edge->explicit_output_count());
   EXPECT_FALSE(edge->is_implicit(1));
@@ -150,6 +151,34 @@ TEST(ManifestParserTest, BuildStatementInputKinds) {
   EXPECT_TRUE(edge->is_implicit_out(2));
   EXPECT_FALSE(edge->is_implicit_out(1));
   EXPECT_EQ("cat e1 e2 > o1 o2", edge->EvaluateCommand());
+}
+
+TEST(ManifestParserTest, UsersInManifestOrderWithDroppedSelfInputs) {
+  // Users are linked after the parse: each node's list in edge order, an
+  // edge once per mention, and a phony edge that named its own output keeps
+  // its place among that node's users (once per dropped mention), as AddIn
+  // while parsing would have had it.
+  State state;
+  ManifestParserOptions options;
+  options.quiet = true;
+  ASSERT_TRUE(ParseManifest(&state, std::string(kCatRule) +
+                                        "build x: cat s s\n"
+                                        "build p: phony s p p\n"
+                                        "build y: cat p s\n"
+                                        "build z: cat s\n",
+                            options));
+  auto edges = state.edges();
+  std::vector<Edge*> want_s = {edges[0], edges[0], edges[1], edges[2], edges[3]};
+  std::vector<Edge*> want_p = {edges[1], edges[1], edges[2]};
+  Node* s = NodeOrNull(state, "s");
+  Node* p = NodeOrNull(state, "p");
+  EXPECT_EQ(want_s, std::vector<Edge*>(s->out_edges.begin(), s->out_edges.end()));
+  EXPECT_EQ(want_p, std::vector<Edge*>(p->out_edges.begin(), p->out_edges.end()));
+  EXPECT_EQ("s", Paths(edges[1]->inputs));
+  // Edges added after the parse are users as before.
+  state.AddIn(edges[3], s);
+  EXPECT_EQ(6u, s->out_edges.size());
+  EXPECT_EQ(edges[3], s->out_edges.back());
 }
 
 TEST(ManifestParserTest, GraphIsWired) {
@@ -211,7 +240,7 @@ TEST(ManifestParserTest, OtherSpellingsOfAKnownPathFindItsNode) {
                             "build out: phony ./b/c b//c x/./y b/c x/y |@ ./x/y\n"
                             "build new/./p: phony ./q/../r\n"));
   EXPECT_EQ("b/c b/c x/y b/c x/y", Paths(state.edges()[1]->inputs));
-  EXPECT_EQ("x/y", Paths(state.edges()[1]->validations));
+  EXPECT_EQ("x/y", Paths(state.edges()[1]->validations()));
   EXPECT_EQ(state.LookupNode("b/c"), state.edges()[1]->inputs[0]);
   EXPECT_EQ("new/p", Paths(state.edges()[2]->outputs));
   EXPECT_EQ("r", Paths(state.edges()[2]->inputs));
@@ -254,7 +283,7 @@ TEST(ManifestParserTest, ManyMixedPathsKeepTheirOrderAndText) {
   EXPECT_EQ(expected + " dir/imp ord", Paths(edge->inputs));
   EXPECT_EQ(1, edge->implicit_deps);
   EXPECT_EQ(1, edge->order_only_deps);
-  EXPECT_EQ("val", Paths(edge->validations));
+  EXPECT_EQ("val", Paths(edge->validations()));
   EXPECT_EQ("out2 dir2", Paths(state.edges()[1]->outputs));
   EXPECT_EQ("a dir", Paths(state.edges()[1]->inputs));
 }
@@ -385,12 +414,15 @@ TEST(ManifestParserTest, EdgesKeepTheirFileScopeAndOwnBindings) {
   Edge* a = state.edges()[0];
   EXPECT_EQ(state.root_scope(), a->scope);
   ASSERT_EQ(2u, a->binding_count);  // a name bound twice keeps its last value
-  EXPECT_EQ("3", *a->FindOwnBinding("x"));
-  EXPECT_EQ("2", *a->FindOwnBinding("y"));
+  std::string_view x, y;
+  ASSERT_TRUE(a->FindOwnBinding("x", &x));
+  ASSERT_TRUE(a->FindOwnBinding("y", &y));
+  EXPECT_EQ("3", x);
+  EXPECT_EQ("2", y);
   Edge* b = state.edges()[1];
   EXPECT_EQ(state.root_scope(), b->scope);
   EXPECT_EQ(0u, b->binding_count);
-  EXPECT_EQ(nullptr, b->FindOwnBinding("x"));
+  EXPECT_FALSE(b->FindOwnBinding("x", &x));
 }
 
 TEST(ManifestParserTest, RuleBindingsSeeVariablesDefinedLater) {
@@ -599,9 +631,9 @@ TEST(ManifestParserTest, DyndepBindingMarksThePendingNode) {
                             "build o: r i || ./dd\n"
                             "  dyndep = dd\n"));
   Edge* edge = state.edges()[0];
-  ASSERT_NE(nullptr, edge->dyndep);
-  EXPECT_EQ("dd", edge->dyndep->path);
-  EXPECT_TRUE(edge->dyndep->dyndep_pending);
+  ASSERT_NE(nullptr, edge->dyndep());
+  EXPECT_EQ("dd", edge->dyndep()->path);
+  EXPECT_TRUE(edge->dyndep()->dyndep_pending);
   EXPECT_FALSE(NodeOrNull(state, "i")->dyndep_pending);
 }
 

@@ -4,7 +4,11 @@
 #include "util.h"
 
 #include <gtest/gtest.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -141,6 +145,25 @@ TEST(ShellEscapeTest, UnsafeCharactersAreQuoted) {
     std::string out;
     AppendShellEscaped(text, &out);
     EXPECT_EQ("'" + std::string(text) + "'", out);
+  }
+}
+
+TEST(ShellEscapeTest, EveryByteAtEveryPlaceOfLongTexts) {
+  // IsShellSafe looks at 16 bytes at a time: each byte value, at each
+  // place of texts of every length around the block size, must count as
+  // a lookup of the one table would have it.
+  auto safe = [](unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '+' ||
+           c == '-' || c == '.' || c == '/';
+  };
+  for (size_t size : {1, 15, 16, 17, 31, 32, 33, 47, 64}) {
+    for (size_t place = 0; place < size; ++place) {
+      for (int c = 0; c < 256; ++c) {
+        std::string text(size, 'a');
+        text[place] = static_cast<char>(c);
+        ASSERT_EQ(safe(static_cast<unsigned char>(c)), IsShellSafe(text)) << size << " " << place << " " << c;
+      }
+    }
   }
 }
 
@@ -324,6 +347,28 @@ TEST(WhitespaceFieldsTest, WordsBetweenRunsOfWhiteSpace) {
   EXPECT_EQ(WhitespaceFields("nameserver  127.0.0.1\t# x"),
             (std::vector<std::string_view>{"nameserver", "127.0.0.1", "#", "x"}));
   EXPECT_EQ(WhitespaceFields("\v--a=1\r\n--b "), (std::vector<std::string_view>{"--a=1", "--b"}));
+}
+
+TEST(ParseNumberTest, AgreesWithLibc) {
+  // Digits only take the fast path; everything else must still be what
+  // strtoll / strtoull(16) make of it, as Ninja reads its log with them.
+  const char* cases[] = {"0", "7", "1600000000000000000", "999999999999999999", "9223372036854775807",
+                         "9223372036854775808", "99999999999999999999", "-5", "+5", " 5", "5 ", "12abc",
+                         "", "abc", "0x1f", "0X1F", "ffffffffffffffff", "10000000000000000", "DeadBeef",
+                         "00000000000000000000001", "1f\t", "-1", "4294967296", "2147483648"};
+  for (const char* text : cases) {
+    EXPECT_EQ(strtoll(text, nullptr, 10), ParseDecimal(text)) << text;
+    EXPECT_EQ(strtoull(text, nullptr, 16), ParseHex(text)) << text;
+    EXPECT_EQ(atoi(text), static_cast<int>(ParseDecimal(text))) << text;
+  }
+  std::mt19937_64 random(3);
+  for (int i = 0; i < 10000; ++i) {
+    std::string text = std::to_string(random() >> (random() % 64));
+    EXPECT_EQ(strtoll(text.c_str(), nullptr, 10), ParseDecimal(text.c_str())) << text;
+    char hex[32];
+    snprintf(hex, sizeof hex, "%" PRIx64, static_cast<uint64_t>(random() >> (random() % 64)));
+    EXPECT_EQ(strtoull(hex, nullptr, 16), ParseHex(hex)) << hex;
+  }
 }
 
 }  // namespace
