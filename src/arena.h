@@ -1,6 +1,8 @@
 // A bump allocator for strings that live as long as the build graph:
 // canonical paths, variable values and persisted rule bindings. One
-// allocation per 64 KiB block instead of one per string.
+// allocation per 64 KiB block instead of one per string. Once an arena holds
+// a large graph's worth (kLargeBytes), it takes 2 MiB blocks in huge pages
+// (huge_pages.h), and so does any single allocation of 2 MiB or more.
 #ifndef RONIN_ARENA_H_
 #define RONIN_ARENA_H_
 
@@ -10,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "huge_pages.h"
+
 namespace ronin {
 
 class Arena {
@@ -17,6 +21,14 @@ class Arena {
   Arena() = default;
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
+  ~Arena() {
+    for (const Block& block : blocks_) {
+      if (block.mapped_bytes)
+        UnmapHugeBlock(block.data, block.mapped_bytes);
+      else
+        delete[] block.data;
+    }
+  }
 
   char* Allocate(size_t size) {
 #ifdef RONIN_FUZZING
@@ -24,7 +36,7 @@ class Arena {
     // AddressSanitizer sees an overrun that a shared block would hide.
     return AllocateDedicated(size);
 #endif
-    if (size > kBlockSize / 4) return AllocateDedicated(size);
+    if (size > block_size_ / 4) return AllocateDedicated(size);
     if (size > left_) Grow();
     char* result = cursor_;
     cursor_ += size;
@@ -66,22 +78,35 @@ class Arena {
 
  private:
   static constexpr size_t kBlockSize = 64 * 1024;
+  // Past this many bytes the graph is large: a small build never pays for
+  // a huge page it half uses.
+  static constexpr size_t kLargeBytes = 8u << 20;
+
+  struct Block {
+    char* data;
+    size_t mapped_bytes;  // 0: from new[]
+  };
 
   void Grow() {
-    blocks_.emplace_back(new char[kBlockSize]);
-    cursor_ = blocks_.back().get();
-    left_ = kBlockSize;
-    reserved_ += kBlockSize;
+    size_t size = block_size_;  // NewBlock may raise block_size_ for the next one
+    cursor_ = NewBlock(size);
+    left_ = size;
   }
 
   // Large strings get a block of their own so the current block keeps its space.
-  char* AllocateDedicated(size_t size) {
-    blocks_.emplace_back(new char[size]);
+  char* AllocateDedicated(size_t size) { return NewBlock(size); }
+
+  char* NewBlock(size_t size) {
+    char* data = size >= kHugePageBytes ? MapHugeBlock(size) : nullptr;
+    blocks_.push_back(Block{data, data ? size : 0});
+    if (!data) blocks_.back().data = data = new char[size];
     reserved_ += size;
-    return blocks_.back().get();
+    if (reserved_ >= kLargeBytes) block_size_ = kHugePageBytes;
+    return data;
   }
 
-  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::vector<Block> blocks_;
+  size_t block_size_ = kBlockSize;
   char* cursor_ = nullptr;
   size_t left_ = 0;
   size_t reserved_ = 0;

@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "huge_pages.h"
+
 namespace ronin {
 
 template <typename T>
@@ -110,6 +112,27 @@ class ChunkedStore {
   ChunkedStore() = default;
   ChunkedStore(const ChunkedStore&) = delete;
   ChunkedStore& operator=(const ChunkedStore&) = delete;
+  ~ChunkedStore() {
+    for (const auto& block : mapped_) UnmapHugeBlock(block.first, block.second);
+  }
+
+  // Room for `count` objects in all. When that is a large graph's worth,
+  // the chunks come at once from one block of huge pages (huge_pages.h):
+  // the graph image loader knows its counts before it adds an object.
+  void Reserve(size_t count) {
+    size_t chunks = (count + kChunk - 1) >> kChunkBits;
+    if (chunks <= chunks_.size()) return;
+    size_t chunk_bytes = sizeof(T) * kChunk;
+    size_t bytes = (chunks - chunks_.size()) * chunk_bytes;
+    if (bytes < kHugePageBytes) return;  // a small store takes its chunks one by one
+    // Only the part `count` objects fill is advised: a fault past them
+    // would make a whole 2 MiB resident for nothing.
+    size_t used_bytes = (count - (chunks_.size() << kChunkBits)) * sizeof(T);
+    char* block = MapHugeBlock(bytes, used_bytes);
+    if (!block) return;
+    mapped_.emplace_back(block, bytes);
+    for (size_t offset = 0; offset < bytes; offset += chunk_bytes) chunks_.push_back(reinterpret_cast<T*>(block + offset));
+  }
 
   template <typename... Args>
   T& emplace_back(Args&&... args) {
@@ -151,6 +174,7 @@ class ChunkedStore {
 
   std::vector<T*> chunks_;
   std::vector<Chunk> owned_;
+  std::vector<std::pair<char*, size_t>> mapped_;  // blocks of chunks from Reserve
   size_t size_ = 0;
 };
 

@@ -19,6 +19,11 @@ namespace ronin {
 namespace {
 
 const uint32_t kMaxKeySize = 64 << 20;
+// The fewest bytes a node (path reference, flags) and an edge (rule, pool,
+// scope, five counts, one output, dyndep) take in the image: bounds what a
+// damaged count can reserve.
+constexpr size_t kMinNodeBytes = 12;
+constexpr size_t kMinEdgeBytes = 40;
 
 bool ReadFully(int fd, char* buffer, size_t size) {
   size_t done = 0;
@@ -167,6 +172,11 @@ class GraphImageReader::Decoder {
   // bounded by the blocks' total size (each item still fails on its own).
   bool Count(uint32_t* count, size_t item_size) { return in_.U32(count) && in_.Fits(*count, item_size); }
   bool LargeCount(uint32_t* count) { return in_.U32(count); }
+  // How many items of at least `item_size` bytes the rest of the image can
+  // hold: what a large count may reserve room for.
+  size_t Possible(uint32_t count, size_t item_size) const {
+    return static_cast<size_t>(std::min<uint64_t>(count, (in_.left() + blocks_->bytes_left()) / item_size));
+  }
   bool Index(uint32_t limit, uint32_t* index) { return in_.U32(index) && *index < limit; }
   Node* NodeAt(uint32_t index) { return &state_->nodes_[first_node_ + index]; }
 
@@ -276,6 +286,7 @@ class GraphImageReader::Decoder {
   bool ReadNodes() {
     uint32_t count = 0;
     if (!LargeCount(&count)) return false;
+    state_->nodes_.Reserve(state_->nodes_.size() + Possible(count, kMinNodeBytes));
     for (uint32_t i = 0; i < count; ++i) {
       if (!Boundary()) return false;
       std::string_view path;
@@ -357,6 +368,7 @@ class GraphImageReader::Decoder {
   bool ReadEdges() {
     uint32_t count = 0;
     if (!LargeCount(&count)) return false;
+    state_->edges_.Reserve(state_->edges_.size() + Possible(count, kMinEdgeBytes));
     for (uint32_t i = 0; i < count; ++i)
       if (!Boundary() || !ReadEdge()) return false;
     return true;

@@ -51,5 +51,23 @@ TEST(ChunkedStoreTest, SnapshotIndexesByAddressWhileTheStoreGrows) {
   EXPECT_EQ(&store[4096], snapshot[4096]);  // the first node of the second chunk
 }
 
+TEST(ChunkedStoreTest, ReservedRoomHoldsTheObjectsInOrder) {
+  ChunkedStore<Node> store;
+  std::vector<std::string> paths;
+  for (int i = 0; i < 50000; ++i) paths.push_back("r" + std::to_string(i));
+  store.emplace_back(paths[0]);  // a chunk taken before the reservation
+  store.Reserve(40000);          // 10 chunks of 4096 nodes: over 2 MiB
+  for (int i = 1; i < 50000; ++i) store.emplace_back(paths[i]);  // past the reserved room too
+  ASSERT_EQ(50000u, store.size());
+  ChunkedStore<Node>::Snapshot snapshot = store.Take();
+  for (uint32_t i = 0; i < 50000; ++i) {
+    ASSERT_EQ(paths[i], store[i].path);
+    ASSERT_EQ(i, snapshot.IndexOf(&store[i]));
+  }
+  // A smaller reservation than the store holds changes nothing.
+  store.Reserve(10);
+  EXPECT_EQ(&store[4096], snapshot[4096]);
+}
+
 }  // namespace
 }  // namespace ronin
