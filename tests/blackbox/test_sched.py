@@ -2,6 +2,7 @@
 memory-aware admission (--keep-free-memory, src/memory_admission.cc) and the
 live view of running jobs (--progress=live, src/live_status.cc)."""
 
+import itertools
 import os
 import re
 import shutil
@@ -157,8 +158,14 @@ FINAL_LINES = re.compile(r"^(\[\d/3\] BUILD [abc]|output of [abc])$")
 class Tmux:
     """A ninja run in a detached tmux session: a real terminal we can read and resize."""
 
+    # Each session gets a server name never used before: a name built from
+    # id(self) repeats once the previous object is freed, and the new server
+    # then races the old one's asynchronous shutdown on the same socket
+    # ("server exited unexpectedly").
+    sessions = itertools.count()
+
     def __init__(self, test, cwd, args, columns=80, rows=12):
-        self.name = "ronin-test-%d-%d" % (os.getpid(), id(self))
+        self.name = "ronin-test-%d-%d" % (os.getpid(), next(Tmux.sessions))
         command = "%s %s; echo $? > rc; sleep 600" % (NINJA, " ".join(args))
         env = dict(os.environ, TERM="xterm")
         env.pop("TMUX", None)
