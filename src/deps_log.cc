@@ -38,7 +38,7 @@ DepsLog::Deps* DepsLog::NewDeps(TimeStamp mtime, int count, int32_t** ids) {
   }
   Deps* deps = &deps_blocks_.back()[kDepsPerBlock - deps_block_left_--];
   deps->mtime = mtime;
-  deps->node_count = count;
+  deps->node_count = deps->capacity = count;
   size_t needed = static_cast<size_t>(count);
   int32_t* array = nullptr;
   if (needed > kIdsPerBlock / 8) {
@@ -204,10 +204,20 @@ bool DepsLog::ReadDepsRecord(const char* payload, uint32_t size, int* total, int
     int id = static_cast<int>(ReadU32(payload + 12 + 4 * i));
     if (id < 0 || id >= defined) return false;
   }
+  ++*total;
+  Deps* earlier = out_id < static_cast<int>(deps_.size()) ? deps_[out_id] : nullptr;
+  if (earlier && earlier->capacity >= count) {
+    // Every build appends the records of the outputs it rebuilt: the one
+    // replaced, which nothing has seen yet, lends its memory (Ninja frees
+    // it). A log with many dead records then costs what its live ones do.
+    earlier->mtime = mtime;
+    earlier->node_count = count;
+    if (count) memcpy(const_cast<int32_t*>(earlier->ids), payload + 12, 4 * static_cast<size_t>(count));
+    return true;
+  }
   int32_t* ids;
   Deps* deps = NewDeps(mtime, count, &ids);
   if (count) memcpy(ids, payload + 12, 4 * static_cast<size_t>(count));
-  ++*total;
   if (!UpdateDeps(out_id, deps)) ++*unique;
   return true;
 }

@@ -29,6 +29,7 @@ class DepsLog {
   struct Deps {
     TimeStamp mtime = 0;
     int node_count = 0;
+    int capacity = 0;              // ids the array has room for
     const int32_t* ids = nullptr;  // owned by the log
   };
 
