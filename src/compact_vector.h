@@ -94,6 +94,14 @@ class CompactVector {
     storage_.many = GraphArena()->AllocateArray<T>(capacity_);
   }
 
+  // Takes `size` (at least 2) elements that another owner keeps for the
+  // graph's lifetime as this list, in place (no copy). Nothing here changes
+  // them in place afterwards but erase(); growing copies them, as usual.
+  void Adopt(T* elements, size_t size) {
+    storage_.many = elements;
+    size_ = capacity_ = static_cast<uint32_t>(size);
+  }
+
   // Inserts `count` copies of `value` before `position`; returns where they start.
   iterator insert(const_iterator position, size_t count, const T& value) {
     size_t index = static_cast<size_t>(position - data());

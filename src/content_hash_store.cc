@@ -27,7 +27,7 @@ void PutWord(std::string* out, uint64_t value) {
   for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>(value >> (8 * i)));
 }
 
-uint64_t GetWord(const std::string& data, size_t index) {
+uint64_t GetWord(std::string_view data, size_t index) {
   uint64_t value = 0;
   for (int i = 7; i >= 0; --i) value = (value << 8) | static_cast<unsigned char>(data[8 * index + i]);
   return value;
@@ -70,7 +70,7 @@ std::vector<bool> DigestFilesInParallel(const std::vector<std::string>& paths, s
 }  // namespace
 
 bool ContentHashStore::Recorded(std::string_view path, FileDigest* digest) const {
-  const std::string* payload = state_file_->Find(StateFile::Kind::kFileDigest, path);
+  std::optional<std::string_view> payload = state_file_->Find(StateFile::Kind::kFileDigest, path);
   if (!payload || payload->size() != kFilePayloadSize) return false;
   digest->mtime = static_cast<TimeStamp>(GetWord(*payload, 0));
   digest->size = static_cast<int64_t>(GetWord(*payload, 1));
@@ -173,14 +173,16 @@ uint64_t ContentHashStore::OutputsStamp(const Edge* edge) {
 bool ContentHashStore::InputsUnchanged(const Edge* edge) {
   METRIC_RECORD("content check");
   if (edge->outputs.empty()) return false;
-  const std::string* payload = state_file_->Find(StateFile::Kind::kEdgeInputs, edge->outputs[0]->path);
+  std::optional<std::string_view> payload = state_file_->Find(StateFile::Kind::kEdgeInputs, edge->outputs[0]->path);
   if (!payload || payload->size() != kEdgePayloadSize) return false;
   if (GetWord(*payload, 2) != OutputsStamp(edge)) return false;
+  // Taken before hashing records other files' digests (Puts).
+  ContentDigest recorded{GetWord(*payload, 0), GetWord(*payload, 1)};
   if (!hashed_ahead_) HashChangedFilesAhead();
   std::vector<const Node*> inputs(edge->inputs.begin(), edge->inputs.end() - edge->order_only_deps);
   ContentDigest digest;
   if (!InputSetDigest(inputs, 0, &digest)) return false;
-  return digest == ContentDigest{GetWord(*payload, 0), GetWord(*payload, 1)};
+  return digest == recorded;
 }
 
 std::vector<Node*> ContentHashStore::UnchangedOutputs(Edge* edge) {

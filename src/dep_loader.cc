@@ -111,15 +111,19 @@ bool DepLoader::LoadFromDepsLog(Edge* edge, std::string* err) {
     return false;
   }
   size_t count = static_cast<size_t>(deps->node_count);
-  edge->inputs.reserve(edge->inputs.size() + count);
-  auto position = edge->inputs.end() - edge->order_only_deps;
-  position = edge->inputs.insert(position, count, nullptr);
-  edge->ForgetReadyInputs();
-  for (size_t i = 0; i < count; ++i) {
-    Node* node = deps_log_->DepNode(deps, static_cast<int>(i));
-    position[i] = node;
-    NoteUser(node, edge);
+  size_t block_size;
+  if (Node** block = deps_log_->TakeInputsBlock(deps, edge, &block_size)) {
+    // The record's block already holds the deps between room for the
+    // edge's other inputs: it becomes the input list, with no copy.
+    edge->inputs.Adopt(block, block_size);
+  } else {
+    edge->inputs.reserve(edge->inputs.size() + count);
+    auto position = edge->inputs.insert(edge->inputs.end() - edge->order_only_deps, count, nullptr);
+    for (size_t i = 0; i < count; ++i) position[i] = deps_log_->DepNode(deps, static_cast<int>(i));
   }
+  edge->ForgetReadyInputs();
+  Node** added = edge->inputs.end() - edge->order_only_deps - count;
+  for (size_t i = 0; i < count; ++i) NoteUser(added[i], edge);
   edge->implicit_deps += deps->node_count;
   edge->discovered_deps += deps->node_count;
   return true;

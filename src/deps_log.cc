@@ -27,34 +27,76 @@ uint32_t ReadU32(const char* p) {
 
 }  // namespace
 
-DepsLog::Deps* DepsLog::NewDeps(TimeStamp mtime, int count, int32_t** ids) {
-  // Deps and their id arrays come from large blocks: millions of small
-  // records would otherwise mean millions of allocations.
+DepsLog::Deps* DepsLog::NewDepsRecord() {
   const size_t kDepsPerBlock = 4096;
-  const size_t kIdsPerBlock = 256 * 1024;
   if (deps_block_left_ == 0) {
     deps_blocks_.emplace_back(new Deps[kDepsPerBlock]);
     deps_block_left_ = kDepsPerBlock;
   }
-  Deps* deps = &deps_blocks_.back()[kDepsPerBlock - deps_block_left_--];
-  deps->mtime = mtime;
-  deps->node_count = count;
-  size_t needed = static_cast<size_t>(count);
-  int32_t* array = nullptr;
-  if (needed > kIdsPerBlock / 8) {
-    big_id_arrays_.emplace_back(new int32_t[needed]);
-    array = big_id_arrays_.back().get();
-  } else if (needed > 0) {
-    if (id_block_left_ < needed) {
-      id_blocks_.emplace_back(new int32_t[kIdsPerBlock]);
-      id_block_left_ = kIdsPerBlock;
-    }
-    array = id_blocks_.back().get() + (kIdsPerBlock - id_block_left_);
-    id_block_left_ -= needed;
+  return &deps_blocks_.back()[kDepsPerBlock - deps_block_left_--];
+}
+
+template <typename T>
+T* DepsLog::AllocateArray(size_t count, std::vector<std::unique_ptr<T[]>>* blocks, size_t* left,
+                          std::vector<std::unique_ptr<T[]>>* big) {
+  // Arrays come from 1 MiB blocks: millions of small records would
+  // otherwise mean millions of allocations.
+  const size_t kPerBlock = (1 << 20) / sizeof(T);
+  if (count == 0) return nullptr;
+  if (count > kPerBlock / 8) {
+    big->emplace_back(new T[count]);
+    return big->back().get();
   }
-  deps->ids = array;
-  *ids = array;
+  if (*left < count) {
+    blocks->emplace_back(new T[kPerBlock]);
+    *left = kPerBlock;
+  }
+  T* array = blocks->back().get() + (kPerBlock - *left);
+  *left -= count;
+  return array;
+}
+
+DepsLog::Deps* DepsLog::NewDeps(TimeStamp mtime, int count, int32_t** ids) {
+  Deps* deps = NewDepsRecord();
+  deps->mtime = mtime;
+  deps->node_count = deps->capacity = count;
+  *ids = AllocateArray<int32_t>(static_cast<size_t>(count), &id_blocks_, &id_block_left_, &big_id_arrays_);
+  deps->ids = *ids;
   return deps;
+}
+
+DepsLog::Deps* DepsLog::NewResolvedDeps(TimeStamp mtime, int count, const Node* output) {
+  Deps* deps = NewDepsRecord();
+  deps->mtime = mtime;
+  deps->node_count = deps->capacity = count;
+  deps->resolved = true;
+  // Room for the inputs the edge has besides its deps, as the scan will
+  // find them (the deps go before the order-only inputs).
+  const Edge* edge = output->in_edge;
+  if (edge && edge->outputs[0] == output) {
+    size_t after = edge->order_only_deps, before = edge->inputs.size() - after;
+    if (before <= UINT16_MAX && after <= UINT16_MAX) {
+      deps->before = static_cast<uint16_t>(before);
+      deps->after = static_cast<uint16_t>(after);
+    }
+  }
+  size_t size = deps->before + static_cast<size_t>(count) + deps->after;
+  Node** block = AllocateArray<Node*>(size, &node_blocks_, &node_block_left_, &big_node_arrays_);
+  deps->nodes = block ? block + deps->before : nullptr;
+  return deps;
+}
+
+Node** DepsLog::TakeInputsBlock(Deps* deps, const Edge* edge, size_t* size) {
+  size_t after = edge->order_only_deps, before = edge->inputs.size() - after;
+  size_t total = before + static_cast<size_t>(deps->node_count) + after;
+  // A list of fewer than two stays in place in its CompactVector.
+  if (!deps->resolved || deps->taken || before != deps->before || after != deps->after || total < 2) return nullptr;
+  Node** block = deps->nodes - before;
+  std::copy(edge->inputs.begin(), edge->inputs.begin() + before, block);
+  std::copy(edge->inputs.end() - after, edge->inputs.end(), deps->nodes + deps->node_count);
+  deps->taken = true;
+  *size = total;
+  return block;
 }
 
 bool DepsLog::UpdateDeps(int out_id, Deps* deps) {
@@ -198,17 +240,28 @@ bool DepsLog::ReadDepsRecord(const char* payload, uint32_t size, int* total, int
   TimeStamp mtime = static_cast<TimeStamp>((high << 32) | low);
   int count = static_cast<int>(size / 4) - 3;
   // Every id must name a node already defined: never trust the file.
-  int defined = static_cast<int>(nodes_.size());
-  if (out_id < 0 || out_id >= defined) return false;
-  for (int i = 0; i < count; ++i) {
-    int id = static_cast<int>(ReadU32(payload + 12 + 4 * i));
-    if (id < 0 || id >= defined) return false;
-  }
-  int32_t* ids;
-  Deps* deps = NewDeps(mtime, count, &ids);
-  if (count) memcpy(ids, payload + 12, 4 * static_cast<size_t>(count));
+  // (Unsigned, a negative id is too large; the maximum vectorises.)
+  uint32_t defined = static_cast<uint32_t>(nodes_.size());
+  if (static_cast<uint32_t>(out_id) >= defined) return false;
+  uint32_t highest = 0;
+  for (int i = 0; i < count; ++i) highest = std::max(highest, ReadU32(payload + 12 + 4 * i));
+  if (count && highest >= defined) return false;
   ++*total;
-  if (!UpdateDeps(out_id, deps)) ++*unique;
+  Deps* deps = out_id < static_cast<int>(deps_.size()) ? deps_[out_id] : nullptr;
+  bool replaced = deps != nullptr;
+  if (deps && deps->resolved && !deps->taken && deps->capacity >= count) {
+    // Every build appends the records of the outputs it rebuilt: the one
+    // replaced, which nothing has seen yet, lends its memory (Ninja frees
+    // it). A log with many dead records then costs what its live ones do.
+    // The room behind the nodes only grows when they shrink.
+    deps->mtime = mtime;
+    deps->node_count = count;
+  } else {
+    deps = NewResolvedDeps(mtime, count, nodes_[out_id]);
+    UpdateDeps(out_id, deps);
+  }
+  for (int i = 0; i < count; ++i) deps->nodes[i] = nodes_[ReadU32(payload + 12 + 4 * i)];
+  if (!replaced) ++*unique;
   return true;
 }
 
@@ -368,7 +421,8 @@ bool DepsLog::Recompact(const std::string& path, std::string* err) {
     Deps* deps = deps_[old_id];
     if (!deps || !IsDepsEntryLiveFor(old_nodes[old_id])) continue;
     resolved.clear();
-    for (int i = 0; i < deps->node_count; ++i) resolved.push_back(old_nodes[deps->ids[i]]);
+    for (int i = 0; i < deps->node_count; ++i)
+      resolved.push_back(deps->resolved ? deps->nodes[i] : old_nodes[deps->ids[i]]);
     if (!fresh.RecordDeps(old_nodes[old_id], deps->mtime, resolved)) {
       *err = strerror(errno);
       fresh.Close();
@@ -383,8 +437,11 @@ bool DepsLog::Recompact(const std::string& path, std::string* err) {
   deps_blocks_.swap(fresh.deps_blocks_);
   id_blocks_.swap(fresh.id_blocks_);
   big_id_arrays_.swap(fresh.big_id_arrays_);
+  node_blocks_.swap(fresh.node_blocks_);
+  big_node_arrays_.swap(fresh.big_node_arrays_);
   std::swap(deps_block_left_, fresh.deps_block_left_);
   std::swap(id_block_left_, fresh.id_block_left_);
+  std::swap(node_block_left_, fresh.node_block_left_);
   if (rename(temp_path.c_str(), path.c_str()) < 0) {
     *err = strerror(errno);
     return false;

@@ -16,6 +16,7 @@
 
 namespace ronin {
 
+struct Edge;
 struct Node;
 class State;
 
@@ -24,12 +25,26 @@ class DepsLog {
   static constexpr int kCurrentVersion = 4;
   static constexpr unsigned kMaxRecordSize = (1 << 19) - 1;
 
-  // One output's recorded dependencies: node ids, 4 bytes each (the log
-  // of a large build holds millions of them), resolved by DepNode.
+  // One output's recorded dependencies, read through DepNode. A record
+  // loaded from the file holds the nodes themselves, in a block with room
+  // ahead and behind for the other inputs of the edge that builds the
+  // output: the scan hands the whole block to the edge as its input list
+  // (TakeInputsBlock), so the deps of a large build (millions) are in
+  // memory once, not as ids here and pointers in the edges. A record made
+  // by this run (RecordDeps) holds 4-byte ids: nothing scans it.
   struct Deps {
     TimeStamp mtime = 0;
     int node_count = 0;
-    const int32_t* ids = nullptr;  // owned by the log
+    int capacity = 0;  // entries the array has room for
+    union {
+      const int32_t* ids;  // !resolved: owned by the log
+      Node** nodes;        // resolved: `before` entries after a block's start
+    };
+    uint16_t before = 0;    // room ahead of `nodes`
+    uint16_t after = 0;     // room behind the node_count nodes
+    bool resolved = false;
+    bool taken = false;     // the block now belongs to an edge's inputs
+    Deps() : ids(nullptr) {}
   };
 
   enum class LoadStatus { kError, kSuccess, kNotFound };
@@ -50,7 +65,14 @@ class DepsLog {
 
   Deps* GetDeps(const Node* node) const;
   // The i-th dependency of a record of this log.
-  Node* DepNode(const Deps* deps, int i) const { return nodes_[deps->ids[i]]; }
+  Node* DepNode(const Deps* deps, int i) const { return deps->resolved ? deps->nodes[i] : nodes_[deps->ids[i]]; }
+  // For `edge`, whose first output `deps` belongs to: the block of the
+  // record with the edge's inputs before and after the deps (explicit and
+  // implicit ones first, order-only ones last), or null when the record
+  // has no room for them or was taken. The edge then owns the block and
+  // must never change it in place (CompactVector only ever reallocates to
+  // grow). The record still reads its deps from it.
+  Node** TakeInputsBlock(Deps* deps, const Edge* edge, size_t* size);
   // The first output whose deps list `node` (for "target^" fallback).
   Node* GetFirstReverseDepsNode(const Node* node) const;
 
@@ -68,6 +90,13 @@ class DepsLog {
   bool UpdateDeps(int out_id, Deps* deps);
   // A Deps whose id array (count ids) is to be filled by the caller.
   Deps* NewDeps(TimeStamp mtime, int count, int32_t** ids);
+  // A resolved Deps for `output` whose nodes (count) the caller fills.
+  Deps* NewResolvedDeps(TimeStamp mtime, int count, const Node* output);
+  Deps* NewDepsRecord();
+  // `count` elements from shared blocks (or one of their own if large).
+  template <typename T>
+  T* AllocateArray(size_t count, std::vector<std::unique_ptr<T[]>>* blocks, size_t* left,
+                   std::vector<std::unique_ptr<T[]>>* big);
   // Parse one record of the file; false if it is invalid.
   bool ReadDepsRecord(const char* payload, uint32_t size, int* total, int* unique);
   bool ReadPathRecord(const char* payload, uint32_t size, State* state);
@@ -77,8 +106,11 @@ class DepsLog {
   std::vector<std::unique_ptr<Deps[]>> deps_blocks_;
   std::vector<std::unique_ptr<int32_t[]>> id_blocks_;
   std::vector<std::unique_ptr<int32_t[]>> big_id_arrays_;
+  std::vector<std::unique_ptr<Node*[]>> node_blocks_;
+  std::vector<std::unique_ptr<Node*[]>> big_node_arrays_;
   size_t deps_block_left_ = 0;
   size_t id_block_left_ = 0;
+  size_t node_block_left_ = 0;
   FILE* file_ = nullptr;
   std::string file_path_;
   bool needs_recompaction_ = false;

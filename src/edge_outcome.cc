@@ -85,7 +85,7 @@ bool EdgeOutcome::Parse(std::string_view payload, EdgeOutcome* outcome) {
 
 bool FindRunOutcome(const StateFile& file, std::string_view first_output, int start_ms, int end_ms,
                     EdgeOutcome* outcome) {
-  const std::string* payload = file.Find(StateFile::Kind::kEdgeOutcome, first_output);
+  std::optional<std::string_view> payload = file.Find(StateFile::Kind::kEdgeOutcome, first_output);
   return payload && EdgeOutcome::Parse(*payload, outcome) && outcome->start_ms == start_ms &&
          outcome->end_ms == end_ms;
 }

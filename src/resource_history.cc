@@ -56,7 +56,7 @@ int64_t ResourceHistory::ParsePeakRss(std::string_view payload) {
 
 int64_t ResourceHistory::ExpectedPeakRss(const Edge* edge) const {
   if (!file_) return -1;
-  if (const std::string* payload = file_->Find(StateFile::Kind::kEdgeResources, KeyOf(edge))) {
+  if (std::optional<std::string_view> payload = file_->Find(StateFile::Kind::kEdgeResources, KeyOf(edge))) {
     int64_t peak = ParsePeakRss(*payload);
     if (peak >= 0) return peak;
   }

@@ -39,15 +39,17 @@ uint64_t GetLE(const char* p, int bytes) {
 
 uint64_t Checksum(const char* data, size_t size) { return RapidHashSeeded(data, size, kChecksumSeed); }
 
-bool ReadWholeFile(int fd, std::string* data) {
-  char buffer[1 << 16];
-  for (;;) {
-    ssize_t n = read(fd, buffer, sizeof(buffer));
+// Reads up to `size` bytes (fewer only at the end of the file); -1 on error.
+ssize_t ReadFully(int fd, char* data, size_t size) {
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = read(fd, data + done, size - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    if (n == 0) return true;
-    data->append(buffer, static_cast<size_t>(n));
+    if (n < 0) return -1;
+    if (n == 0) break;
+    done += static_cast<size_t>(n);
   }
+  return static_cast<ssize_t>(done);
 }
 
 }  // namespace
@@ -111,17 +113,22 @@ bool StateFile::Load(const std::string& path, std::string* err) {
     *err = strerror(errno);
     return false;
   }
-  std::string data;
-  bool read_ok = ReadWholeFile(fd, &data);
-  int read_errno = errno;
+  char header[kHeaderSize];
+  ssize_t header_size = ReadFully(fd, header, kHeaderSize);
+  bool header_ok = header_size == static_cast<ssize_t>(kHeaderSize) &&
+                   memcmp(header, kSignature, kSignatureSize) == 0 &&
+                   GetLE(header + kSignatureSize, 4) == kCurrentVersion;
+  off_t good_end = header_ok ? LoadRecords(fd) : 0;
+  struct stat info;
+  bool failed = header_size < 0 || good_end < 0 || fstat(fd, &info) < 0;
+  int failure = errno;
   close(fd);
-  if (!read_ok) {
-    *err = strerror(read_errno);
+  if (failed) {
+    *err = strerror(failure);
     return false;
   }
-  if (data.empty()) return true;  // created, but the header never fit
-  if (data.size() < kHeaderSize || data.compare(0, kSignatureSize, kSignature) != 0 ||
-      GetLE(data.data() + kSignatureSize, 4) != kCurrentVersion) {
+  if (header_size == 0) return true;  // created, but the header never fit
+  if (!header_ok) {
     // Only ronin's own optimisations depend on it: start over.
     *err = "bad signature or version; starting over";
     if (!read_only_ && unlink(path.c_str()) < 0 && errno != ENOENT) {
@@ -130,10 +137,9 @@ bool StateFile::Load(const std::string& path, std::string* err) {
     }
     return true;
   }
-  size_t good_end = ParseRecords(data, kHeaderSize);
-  if (good_end < data.size()) {
+  if (good_end < info.st_size) {
     // A write cut short (crash, full disk): keep every whole record.
-    if (!read_only_ && truncate(path.c_str(), static_cast<off_t>(good_end)) < 0) {
+    if (!read_only_ && truncate(path.c_str(), good_end) < 0) {
       *err = std::string("truncate failed: ") + strerror(errno);
       return false;
     }
@@ -142,56 +148,68 @@ bool StateFile::Load(const std::string& path, std::string* err) {
   return true;
 }
 
-size_t StateFile::ParseRecords(const std::string& data, size_t offset) {
-  while (data.size() - offset >= kRecordOverhead + kBodyMinimum) {
-    const char* record = data.data() + offset;
-    uint64_t body_size = GetLE(record, 4);
-    if (body_size < kBodyMinimum || body_size > kMaxRecordSize) break;
-    if (data.size() - offset < kRecordOverhead + body_size) break;
-    if (GetLE(record + 4 + body_size, 8) != Checksum(record, 4 + body_size)) break;
-    uint8_t kind = static_cast<uint8_t>(record[4]);
-    uint64_t key_size = GetLE(record + 5, 4);
-    if (key_size > body_size - kBodyMinimum) break;
-    const char* key = record + 4 + kBodyMinimum;
-    if (IsKnownKind(kind)) {
-      std::string& slot = tables_[kind][std::string(key, key_size)];
-      slot.assign(key + key_size, body_size - kBodyMinimum - key_size);
+off_t StateFile::LoadRecords(int fd) {
+  // Whole records are taken from a chunk; a record cut by its end waits
+  // for the next one (the buffer grows for one larger than a chunk).
+  const size_t kChunk = 128 << 10;
+  std::string buffer(kChunk, '\0');
+  size_t begin = 0, end = 0;
+  off_t good_end = static_cast<off_t>(kHeaderSize);
+  for (;;) {
+    size_t size;
+    Parsed parsed;
+    while ((parsed = ParseRecord(std::string_view(buffer.data() + begin, end - begin), &size)) == Parsed::kRecord) {
+      begin += size;
+      good_end += static_cast<off_t>(size);
     }
-    ++loaded_records_;
-    offset += kRecordOverhead + body_size;
+    if (parsed == Parsed::kBad) break;
+    memmove(&buffer[0], buffer.data() + begin, end - begin);
+    end -= begin;
+    begin = 0;
+    if (end + kChunk > buffer.size()) buffer.resize(end + kChunk);
+    ssize_t n = ReadFully(fd, &buffer[end], buffer.size() - end);
+    if (n < 0) return -1;
+    if (n == 0) break;  // a tail shorter than a record stays behind good_end
+    end += static_cast<size_t>(n);
   }
-  return offset;
+  return good_end;
 }
 
-const std::string* StateFile::Find(Kind kind, std::string_view key) const {
+StateFile::Parsed StateFile::ParseRecord(std::string_view data, size_t* size) {
+  if (data.size() < kRecordOverhead + kBodyMinimum) return Parsed::kIncomplete;
+  const char* record = data.data();
+  uint64_t body_size = GetLE(record, 4);
+  if (body_size < kBodyMinimum || body_size > kMaxRecordSize) return Parsed::kBad;
+  if (data.size() < kRecordOverhead + body_size) return Parsed::kIncomplete;
+  if (GetLE(record + 4 + body_size, 8) != Checksum(record, 4 + body_size)) return Parsed::kBad;
+  uint8_t kind = static_cast<uint8_t>(record[4]);
+  uint64_t key_size = GetLE(record + 5, 4);
+  if (key_size > body_size - kBodyMinimum) return Parsed::kBad;
+  const char* key = record + 4 + kBodyMinimum;
+  if (IsKnownKind(kind))
+    table_.Set(kind, std::string_view(key, key_size),
+               std::string_view(key + key_size, body_size - kBodyMinimum - key_size));
+  ++loaded_records_;
+  *size = kRecordOverhead + body_size;
+  return Parsed::kRecord;
+}
+
+std::optional<std::string_view> StateFile::Find(Kind kind, std::string_view key) const {
   EnsureLoaded();
-  auto table = tables_.find(static_cast<uint8_t>(kind));
-  if (table == tables_.end()) return nullptr;
-  auto it = table->second.find(key);
-  return it == table->second.end() ? nullptr : &it->second;
+  return table_.Find(static_cast<uint8_t>(kind), key);
 }
 
 void StateFile::ForEach(Kind kind,
                         const std::function<void(std::string_view key, std::string_view payload)>& visit) const {
   EnsureLoaded();
-  auto table = tables_.find(static_cast<uint8_t>(kind));
-  if (table == tables_.end()) return;
-  for (const auto& entry : table->second) visit(entry.first, entry.second);
+  table_.ForEach(static_cast<uint8_t>(kind), visit);
 }
 
-size_t StateFile::live_count() const {
-  size_t count = 0;
-  for (const auto& table : tables_) count += table.second.size();
-  return count;
-}
+size_t StateFile::live_count() const { return table_.size(); }
 
 bool StateFile::Put(Kind kind, std::string_view key, std::string_view payload, std::string* err) {
   EnsureLoaded();
-  Table& table = tables_[static_cast<uint8_t>(kind)];
-  auto it = table.find(key);
-  if (it != table.end() && it->second == payload) return true;  // nothing new to write
-  if (it == table.end()) it = table.emplace(std::string(key), std::string()).first;
-  it->second.assign(payload);
+  if (!table_.Set(static_cast<uint8_t>(kind), key, payload)) return true;  // nothing new to write
   if (writes_disabled_ || path_.empty()) return true;
   return AppendRecord(kind, key, payload, err);
 }
@@ -272,15 +290,13 @@ bool StateFile::Recompact(std::string* err) {
   }
   std::string bytes = StateFileHeader();
   bool ok = true;
-  for (const auto& table : tables_) {
-    for (const auto& entry : table.second) {
-      bytes += EncodeStateRecord(static_cast<Kind>(table.first), entry.first, entry.second);
-      if (bytes.size() >= (1 << 20)) {
-        ok = ok && WriteAll(fd, bytes, err);
-        bytes.clear();
-      }
+  table_.ForEachRecord([&](uint8_t kind, std::string_view key, std::string_view payload) {
+    bytes += EncodeStateRecord(static_cast<Kind>(kind), key, payload);
+    if (bytes.size() >= (128 << 10)) {
+      ok = ok && WriteAll(fd, bytes, err);
+      bytes.clear();
     }
-  }
+  });
   ok = ok && WriteAll(fd, bytes, err);
   if (close(fd) < 0 && ok) {
     *err = strerror(errno);

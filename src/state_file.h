@@ -8,11 +8,15 @@
 #ifndef RONIN_STATE_FILE_H_
 #define RONIN_STATE_FILE_H_
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <functional>
-#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "state_table.h"
 
 namespace ronin {
 
@@ -53,8 +57,8 @@ class StateFile {
   // Load for a tool that only reads (-t trace): a damaged tail or header is
   // skipped in memory but the file is left as it is, and nothing is written.
   bool LoadReadOnly(const std::string& path, std::string* err);
-  // The payload last recorded for (kind, key), or nullptr.
-  const std::string* Find(Kind kind, std::string_view key) const;
+  // The payload last recorded for (kind, key); valid until the next Put.
+  std::optional<std::string_view> Find(Kind kind, std::string_view key) const;
   // Visits every live (key, payload) of one kind, in key order.
   void ForEach(Kind kind, const std::function<void(std::string_view key, std::string_view payload)>& visit) const;
   // Records (kind, key) = payload: in memory at once, and appended to the
@@ -72,19 +76,22 @@ class StateFile {
   size_t loaded_record_count() const { return loaded_records_; }
 
  private:
-  using Table = std::map<std::string, std::string, std::less<>>;
   static bool IsKnownKind(uint8_t kind);
   void EnsureLoaded() const;
-  // Parses records from `data` (after the header); returns the end of the
-  // last good one.
-  size_t ParseRecords(const std::string& data, size_t offset);
+  // Reads the records after the header, a chunk at a time (the file, most
+  // of it replaced records, is never in memory whole); returns the end of
+  // the last good one, or -1 with errno set when reading fails.
+  off_t LoadRecords(int fd);
+  enum class Parsed { kRecord, kIncomplete, kBad };
+  // Takes the record at the start of `data`; *size: its bytes.
+  Parsed ParseRecord(std::string_view data, size_t* size);
   // Opens the file for appending, recompacting it first if dead records
   // dominate (*recompacted: the rewrite holds every record in memory).
   bool OpenForAppend(bool* recompacted, std::string* err);
   bool AppendRecord(Kind kind, std::string_view key, std::string_view payload, std::string* err);
   bool WriteAll(int fd, const std::string& bytes, std::string* err);
 
-  std::map<uint8_t, Table> tables_;
+  StateTable table_;
   std::string path_;
   int fd_ = -1;
   size_t loaded_records_ = 0;

@@ -39,7 +39,7 @@ Snapshot Contents(const StateFile& state) {
   Snapshot snapshot;
   for (int kind = 1; kind <= static_cast<int>(StateFile::Kind::kEdgeSkip); ++kind) {
     state.ForEach(static_cast<StateFile::Kind>(kind), [&](std::string_view key, std::string_view payload) {
-      FUZZ_CHECK(state.Find(static_cast<StateFile::Kind>(kind), key) != nullptr);
+      FUZZ_CHECK(state.Find(static_cast<StateFile::Kind>(kind), key).has_value());
       snapshot[{kind, std::string(key)}] = std::string(payload);
       CheckOutcome(payload);
     });

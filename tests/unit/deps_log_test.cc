@@ -244,6 +244,29 @@ TEST_F(DepsLogTest, LaterRecordsReplaceEarlierOnes) {
   EXPECT_EQ("b", log.DepNode(deps, 0)->path);
 }
 
+TEST_F(DepsLogTest, ReplacedRecordsLendTheirMemory) {
+  // Shrinking, same size, growing, then shrinking into the grown one: the
+  // latest record always wins, and another output's record is untouched.
+  WriteRealFile(path_, kHeader + PathRecord("o", 0) + PathRecord("a", 1) + PathRecord("b", 2) +
+                           PathRecord("p", 3) + DepsRecord(0, 1, {1, 2}) + DepsRecord(3, 5, {2}) +
+                           DepsRecord(0, 2, {2}) + DepsRecord(0, 3, {1}) + DepsRecord(0, 4, {1, 2, 1}) +
+                           DepsRecord(0, 6, {2, 2}));
+  State state;
+  DepsLog log;
+  std::string err;
+  ASSERT_EQ(DepsLog::LoadStatus::kSuccess, log.Load(path_, &state, &err));
+  DepsLog::Deps* deps = log.GetDeps(state.LookupNode("o"));
+  ASSERT_NE(nullptr, deps);
+  EXPECT_EQ(6, deps->mtime);
+  ASSERT_EQ(2, deps->node_count);
+  EXPECT_EQ("b", log.DepNode(deps, 0)->path);
+  EXPECT_EQ("b", log.DepNode(deps, 1)->path);
+  DepsLog::Deps* other = log.GetDeps(state.LookupNode("p"));
+  ASSERT_NE(nullptr, other);
+  ASSERT_EQ(1, other->node_count);
+  EXPECT_EQ("b", log.DepNode(other, 0)->path);
+}
+
 TEST_F(DepsLogTest, ReverseDepsLookup) {
   State state;
   DepsLog log;

@@ -763,6 +763,38 @@ TEST_F(ScanWithDepsLogTest, DepsComeFromTheLog) {
   EXPECT_TRUE(disk_.reads.empty());  // the depfile is not consulted
 }
 
+TEST_F(ScanWithDepsLogTest, LoadedDepsBecomeTheInputListInPlace) {
+  // A record read from the file holds room for the edge's other inputs:
+  // the scan takes its block as the input list, in Ninja's order, and the
+  // log still reads the record (an identical one is not written again).
+  ASSERT_TRUE(ParseManifest(&state_, "build out2: gcc in | imp || oo\n"));
+  ASSERT_TRUE(deps_log_.RecordDeps(GetNode("out2"), 5, {GetNode("h1.h"), GetNode("h2.h")}));
+  deps_log_.Close();
+  for (const char* path : {"out2", "h1.h", "h2.h"}) GetNode(path)->deps_log_id = -1;  // as in a new run
+  DepsLog loaded;
+  std::string err;
+  ASSERT_EQ(DepsLog::LoadStatus::kSuccess, loaded.Load(dir_.File("deps"), &state_, &err));
+  for (const char* path : {"in", "imp", "oo", "h1.h", "h2.h"}) disk_.CreateAt(path, 1);
+  disk_.CreateAt("out2", 5);
+  DependencyScan scan(&state_, nullptr, &loaded, &disk_, &explanations_);
+  std::vector<Node*> validations;
+  ASSERT_TRUE(scan.RecomputeDirty(GetNode("out2"), &validations, &err)) << err;
+  Edge* edge = GetNode("out2")->in_edge;
+  EXPECT_FALSE(Dirty("out2"));
+  EXPECT_EQ("in imp h1.h h2.h oo", Paths(edge->inputs));
+  EXPECT_EQ(3, edge->implicit_deps);
+  DepsLog::Deps* deps = loaded.GetDeps(GetNode("out2"));
+  ASSERT_NE(nullptr, deps);
+  EXPECT_EQ(&edge->inputs[2], &deps->nodes[0]);  // one copy
+  EXPECT_EQ("h1.h", loaded.DepNode(deps, 0)->path);
+  EXPECT_EQ("h2.h", loaded.DepNode(deps, 1)->path);
+  size_t size = test::ReadRealFile(dir_.File("deps")).size();
+  ASSERT_TRUE(loaded.OpenForWrite(dir_.File("deps"), &err)) << err;
+  ASSERT_TRUE(loaded.RecordDeps(GetNode("out2"), 5, {GetNode("h1.h"), GetNode("h2.h")}));
+  loaded.Close();
+  EXPECT_EQ(size, test::ReadRealFile(dir_.File("deps")).size());
+}
+
 TEST_F(ScanWithDepsLogTest, GeneratedDepsKnowTheirUsers) {
   // A generated header found through the deps log must make its users
   // ready when it is built, so they are recorded as its users.

@@ -38,10 +38,36 @@ class StateFileTest : public testing::Test {
   std::string path_;
 };
 
+TEST_F(StateFileTest, LoadsRecordsAcrossReadChunks) {
+  // The file is read 128 KiB at a time: records cut by a chunk's end, and
+  // one larger than a chunk, load like any other; a cut-short large record
+  // at the end is a damaged tail.
+  std::string bytes = StateFileHeader();
+  for (int i = 0; i < 3000; ++i)
+    bytes += EncodeStateRecord(Kind::kFileDigest, "file" + std::to_string(i), std::string(100, 'a' + i % 26));
+  std::string big(300 << 10, 'b');
+  bytes += EncodeStateRecord(Kind::kEdgeOutcome, "big", big);
+  bytes += EncodeStateRecord(Kind::kFileDigest, "file7", "last");
+  size_t good = bytes.size();
+  bytes += EncodeStateRecord(Kind::kEdgeOutcome, "cut", big).substr(0, 200 << 10);
+  WriteRealFile(path_, bytes);
+  StateFile state;
+  std::string err;
+  ASSERT_TRUE(state.Load(path_, &err));
+  EXPECT_EQ("premature end of file; recovering", err);
+  EXPECT_EQ(3002u, state.loaded_record_count());
+  EXPECT_EQ(3001u, state.live_count());
+  EXPECT_EQ("last", *state.Find(Kind::kFileDigest, "file7"));
+  EXPECT_EQ(std::string(100, 'a' + 2999 % 26), *state.Find(Kind::kFileDigest, "file2999"));
+  EXPECT_EQ(big, *state.Find(Kind::kEdgeOutcome, "big"));
+  EXPECT_FALSE(state.Find(Kind::kEdgeOutcome, "cut").has_value());
+  EXPECT_EQ(good, ReadRealFile(path_).size());
+}
+
 TEST_F(StateFileTest, MissingFileIsEmptyAndNothingIsWrittenWithoutPut) {
   StateFile state;
   LoadClean(&state);
-  EXPECT_EQ(nullptr, state.Find(Kind::kFileDigest, "a"));
+  EXPECT_FALSE(state.Find(Kind::kFileDigest, "a").has_value());
   state.Close();
   EXPECT_FALSE(RealFileExists(path_));
 }
@@ -54,7 +80,7 @@ TEST_F(StateFileTest, RoundTripAndLastRecordWins) {
     Put(&state, Kind::kEdgeInputs, "a.c", "edge");
     Put(&state, Kind::kFileDigest, "a.c", "two");
     Put(&state, Kind::kFileDigest, "b.c", std::string("\0\1\2", 3));
-    ASSERT_NE(nullptr, state.Find(Kind::kFileDigest, "a.c"));
+    ASSERT_TRUE(state.Find(Kind::kFileDigest, "a.c").has_value());
     EXPECT_EQ("two", *state.Find(Kind::kFileDigest, "a.c"));
   }
   StateFile again;
@@ -63,7 +89,7 @@ TEST_F(StateFileTest, RoundTripAndLastRecordWins) {
   EXPECT_EQ("two", *again.Find(Kind::kFileDigest, "a.c"));
   EXPECT_EQ("edge", *again.Find(Kind::kEdgeInputs, "a.c"));
   EXPECT_EQ(std::string("\0\1\2", 3), *again.Find(Kind::kFileDigest, "b.c"));
-  EXPECT_EQ(nullptr, again.Find(Kind::kEdgeResources, "a.c"));
+  EXPECT_FALSE(again.Find(Kind::kEdgeResources, "a.c").has_value());
   std::vector<std::string> keys;
   again.ForEach(Kind::kFileDigest, [&](std::string_view key, std::string_view) { keys.emplace_back(key); });
   EXPECT_EQ((std::vector<std::string>{"a.c", "b.c"}), keys);
@@ -103,8 +129,8 @@ TEST_F(StateFileTest, EveryTruncationKeepsTheWholeRecordsBeforeIt) {
     std::string err;
     ASSERT_TRUE(state.Load(path_, &err));
     EXPECT_EQ(cut == StateFileHeader().size() || cut == first_end ? "" : "premature end of file; recovering", err);
-    EXPECT_EQ(cut >= first_end, state.Find(Kind::kFileDigest, "a") != nullptr) << cut;
-    EXPECT_EQ(nullptr, state.Find(Kind::kFileDigest, "b"));
+    EXPECT_EQ(cut >= first_end, state.Find(Kind::kFileDigest, "a").has_value()) << cut;
+    EXPECT_FALSE(state.Find(Kind::kFileDigest, "b").has_value());
     EXPECT_EQ(cut >= first_end ? first_end : StateFileHeader().size(), ReadRealFile(path_).size()) << cut;
     // Appending after the cut gives a file that loads whole.
     Put(&state, Kind::kFileDigest, "c", "3");
@@ -126,9 +152,9 @@ TEST_F(StateFileTest, AFlippedByteCutsFromThatRecord) {
   std::string err;
   ASSERT_TRUE(state.Load(path_, &err));
   EXPECT_EQ("premature end of file; recovering", err);
-  EXPECT_NE(nullptr, state.Find(Kind::kFileDigest, "a"));
-  EXPECT_EQ(nullptr, state.Find(Kind::kFileDigest, "b"));
-  EXPECT_EQ(nullptr, state.Find(Kind::kFileDigest, "c"));
+  EXPECT_TRUE(state.Find(Kind::kFileDigest, "a").has_value());
+  EXPECT_FALSE(state.Find(Kind::kFileDigest, "b").has_value());
+  EXPECT_FALSE(state.Find(Kind::kFileDigest, "c").has_value());
 }
 
 TEST_F(StateFileTest, BadSignatureOrVersionStartsOver) {
@@ -138,7 +164,7 @@ TEST_F(StateFileTest, BadSignatureOrVersionStartsOver) {
     std::string err;
     ASSERT_TRUE(state.Load(path_, &err));
     EXPECT_EQ("bad signature or version; starting over", err);
-    EXPECT_EQ(nullptr, state.Find(Kind::kFileDigest, "a"));
+    EXPECT_FALSE(state.Find(Kind::kFileDigest, "a").has_value());
     EXPECT_FALSE(RealFileExists(path_));
   }
 }
@@ -159,7 +185,7 @@ TEST_F(StateFileTest, LoadOnFirstUseReadsAtTheFirstQuestion) {
   StateFile state;
   state.LoadOnFirstUse(path_);
   WriteRealFile(path_, StateFileHeader() + EncodeStateRecord(Kind::kFileDigest, "a", "2"));
-  ASSERT_NE(nullptr, state.Find(Kind::kFileDigest, "a"));
+  ASSERT_TRUE(state.Find(Kind::kFileDigest, "a").has_value());
   EXPECT_EQ("2", *state.Find(Kind::kFileDigest, "a"));
   Put(&state, Kind::kFileDigest, "b", "3");
   state.Close();
