@@ -73,13 +73,6 @@ int64_t NowNanos() {
   return int64_t{now.tv_sec} * 1000000000 + now.tv_nsec;
 }
 
-// Whether the file was modified after `start_ns` (the command may have read
-// either version: its result is not stored).
-bool WrittenSince(const std::string& path, int64_t start_ns) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec > start_ns;
-}
-
 // A path as a depfile writes it (space, '#' and '$' escaped).
 std::string DepfileEscape(const std::string& path) {
   std::string escaped;
@@ -261,7 +254,7 @@ std::unique_ptr<CommandRunner> BuildCache::Wrap(std::unique_ptr<CommandRunner> i
   return std::unique_ptr<CommandRunner>(new CachingCommandRunner(std::move(inner), this, std::move(lookups)));
 }
 
-std::string BuildCache::FirstKey(const Edge* edge) {
+std::string BuildCache::FirstKey(const Edge* edge, std::vector<FileHash>* keyed_files) {
   std::string command = edge->EvaluateCommand(true);
   // Declared inputs only: dependencies loaded from the deps log sit at the
   // end of the implicit ones and belong to the second-level key.
@@ -269,12 +262,14 @@ std::string BuildCache::FirstKey(const Edge* edge) {
   std::vector<FileHash> inputs;
   for (size_t i = 0; i < declared; ++i) {
     std::string path(edge->inputs[i]->path);
-    inputs.emplace_back(mapper_.ToKeyPath(path), hasher_.Digest(path));
+    std::string digest = hasher_.Digest(path);
+    inputs.emplace_back(mapper_.ToKeyPath(path), digest);
+    keyed_files->emplace_back(std::move(path), std::move(digest));
   }
   std::vector<std::string> outputs;
   for (const Node* output : edge->outputs) outputs.push_back(mapper_.ToKeyPath(output->path));
   return FirstLevelKey(mapper_.RelativizeCommand(command), inputs,
-                       ProgramIdentities(command, mapper_, &hasher_), outputs);
+                       ProgramIdentities(command, mapper_, &hasher_, keyed_files), outputs);
 }
 
 bool BuildCache::TryRestore(Edge* edge, std::string* output) {
@@ -287,7 +282,7 @@ bool BuildCache::TryRestore(Edge* edge, std::string* output) {
 bool BuildCache::Prepare(Edge* edge, Restore* restore) {
   if (failed_ || !IsCacheable(edge, options_.cache_rules)) return false;
   restore->edge = edge;
-  restore->first_key = FirstKey(edge);
+  restore->first_key = FirstKey(edge, &restore->keyed_files);
   for (const Node* node : edge->outputs) restore->outputs.emplace_back(node->path);
   restore->depfile = edge->GetUnescapedDepfile();
   restore->msvc = edge->GetBinding(Rule::kDeps) == "msvc";
@@ -318,7 +313,7 @@ void BuildCache::Fetch(Restore* restore) {
 bool BuildCache::Finish(const Restore& restore, std::string* output) {
   if (!restore.hit) {
     ++counts_.misses;
-    running_[restore.edge] = Running{restore.first_key, NowNanos()};
+    running_[restore.edge] = Running{restore.first_key, restore.keyed_files, NowNanos()};
     return false;
   }
   *output = restore.output;
@@ -398,9 +393,11 @@ bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int
     }
   }
   for (const std::string& path : paths) {
-    std::string digest = hasher_.Digest(path);
+    int64_t mtime_ns;
+    std::string digest = hasher_.Digest(path, &mtime_ns);
     if (!IsSha256Hex(digest)) return false;  // a dependency that is gone: not reproducible
-    if (WrittenSince(path, start_ns)) return false;
+    // Written after the command started: it may have read either version.
+    if (mtime_ns > start_ns) return false;
     deps->emplace_back(mapper_.ToKeyPath(path), digest);
   }
   return true;
@@ -412,8 +409,12 @@ void BuildCache::Store(Edge* edge, const std::string& output) {
   Running run = pending->second;
   running_.erase(pending);
   // An input edited while the command ran: the key and the outputs may
-  // not match, so nothing is stored.
-  if (failed_ || FirstKey(edge) != run.first_key) return;
+  // not match, so nothing is stored. (The command line and the outputs'
+  // names cannot change during a build: the files the key read are all
+  // that needs checking, one stat each.)
+  if (failed_) return;
+  for (const FileHash& file : run.keyed_files)
+    if (hasher_.Digest(file.first) != file.second) return;
   std::vector<FileHash> deps;
   std::string log;
   if (!DiscoveredDeps(edge, output, run.start_ns, &deps, &log)) return;

@@ -54,6 +54,9 @@ class BuildCache {
   struct Restore {
     Edge* edge = nullptr;
     std::string first_key;
+    // The files the key read (declared inputs, programs): local path and
+    // digest, checked again when the run is stored.
+    std::vector<FileHash> keyed_files;
     std::vector<std::string> outputs;  // paths, as the manifest names them
     std::string depfile;               // "" if none
     bool msvc = false;
@@ -76,7 +79,8 @@ class BuildCache {
   const CacheCounts& counts() const { return counts_; }
 
  private:
-  std::string FirstKey(const Edge* edge);
+  // The first-level key; *keyed_files gets the files it read.
+  std::string FirstKey(const Edge* edge, std::vector<FileHash>* keyed_files);
   // The discovered deps of a run that just finished, in key form with
   // digests; false if they cannot be known (then nothing is stored).
   bool DiscoveredDeps(const Edge* edge, const std::string& output, int64_t start_ns,
@@ -94,7 +98,8 @@ class BuildCache {
   FileHasher hasher_;
   struct Running {
     std::string first_key;
-    int64_t start_ns;  // wall clock when it started
+    std::vector<FileHash> keyed_files;  // as Restore::keyed_files
+    int64_t start_ns;                   // wall clock when it started
   };
   std::map<const Edge*, Running> running_;  // misses now running
   bool failed_ = false;

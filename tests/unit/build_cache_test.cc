@@ -2,6 +2,9 @@
 // first-level entry format (discovered_deps_manifest.h).
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <fstream>
 
 #include "cache_key.h"
@@ -61,6 +64,30 @@ TEST(FileHasherTest, DigestsContentAndNamesMissingFiles) {
   EXPECT_EQ(Sha256Hex("hello"), hasher.Digest(path));
   EXPECT_EQ("missing", hasher.Digest(dir.path() + "/none"));
   EXPECT_EQ("unreadable", hasher.Digest(dir.path()));
+}
+
+TEST(FileHasherTest, ReportsTheModificationTimeItSaw) {
+  test::ScopedTempDir dir;
+  std::string path = dir.path() + "/f";
+  std::ofstream(path) << "hello";
+  struct timespec times[2] = {{1000, 5}, {2000, 7}};
+  ASSERT_EQ(0, utimensat(AT_FDCWD, path.c_str(), times, 0));
+  FileHasher hasher;
+  int64_t mtime_ns = 0;
+  EXPECT_EQ(Sha256Hex("hello"), hasher.Digest(path, &mtime_ns));
+  EXPECT_EQ(int64_t{2000} * 1000000000 + 7, mtime_ns);
+  // From the memo the same (one stat, no read).
+  mtime_ns = 0;
+  EXPECT_EQ(Sha256Hex("hello"), hasher.Digest(path, &mtime_ns));
+  EXPECT_EQ(int64_t{2000} * 1000000000 + 7, mtime_ns);
+  // Rewritten: a new time, a new digest.
+  std::ofstream(path) << "bye";
+  times[1] = {3000, 9};
+  ASSERT_EQ(0, utimensat(AT_FDCWD, path.c_str(), times, 0));
+  EXPECT_EQ(Sha256Hex("bye"), hasher.Digest(path, &mtime_ns));
+  EXPECT_EQ(int64_t{3000} * 1000000000 + 9, mtime_ns);
+  EXPECT_EQ("missing", hasher.Digest(dir.path() + "/none", &mtime_ns));
+  EXPECT_EQ(-1, mtime_ns);
 }
 
 TEST(DepsManifestTest, RoundTripsAndRejectsDamage) {
