@@ -180,14 +180,14 @@ class CachingCommandRunner : public CommandRunner {
       return true;
     }
     cache_->Fetch(restore.get());
-    return Collect(*restore);
+    return Collect(restore.get());
   }
   bool WaitForCommand(Result* result, int64_t deadline, int64_t now) override {
     // Lookups first: each ends in a result (a hit) or a start (a miss).
     while (restored_.empty() && lookups_ && lookups_->in_flight() > 0) {
       std::unique_ptr<BuildCache::Restore> done = lookups_->WaitForOne(deadline);
       if (!done) return true;  // the deadline passed: no result yet
-      if (!Collect(*done)) {
+      if (!Collect(done.get())) {
         result->edge = done->edge;  // the miss could not start (the runner said why)
         result->status = kExitFailure;
         return true;
@@ -219,10 +219,10 @@ class CachingCommandRunner : public CommandRunner {
 
  private:
   // A fetched restore: a hit's result is queued, a miss starts.
-  bool Collect(const BuildCache::Restore& restore) {
+  bool Collect(BuildCache::Restore* restore) {
     Result hit;
-    if (!cache_->Finish(restore, &hit.output)) return inner_->StartCommand(restore.edge);
-    hit.edge = restore.edge;
+    if (!cache_->Finish(restore, &hit.output)) return inner_->StartCommand(restore->edge);
+    hit.edge = restore->edge;
     hit.status = kExitSuccess;
     hit.cached = true;
     restored_.push_back(std::move(hit));
@@ -276,7 +276,7 @@ bool BuildCache::TryRestore(Edge* edge, std::string* output) {
   Restore restore;
   if (!Prepare(edge, &restore)) return false;
   Fetch(&restore);
-  return Finish(restore, output);
+  return Finish(&restore, output);
 }
 
 bool BuildCache::Prepare(Edge* edge, Restore* restore) {
@@ -294,12 +294,13 @@ bool BuildCache::Prepare(Edge* edge, Restore* restore) {
 }
 
 void BuildCache::Fetch(Restore* restore) {
-  CacheEntry entry;
-  std::vector<FileHash> deps;
+  const DepsManifest::Run* run = nullptr;
   std::vector<std::string> blobs;
   std::string log;
-  if (!LookUp(restore->first_key, &entry, &deps, &blobs, &log) || !WriteOutputs(*restore, entry, blobs)) return;
-  std::string deps_text = RestoredDepsText(*restore, deps);
+  if (!LookUp(restore->first_key, &restore->manifest, &run, &blobs, &log) ||
+      !WriteOutputs(*restore, run->entry, blobs))
+    return;
+  std::string deps_text = RestoredDepsText(*restore, run->deps);
   if (restore->msvc) {
     restore->output = deps_text + log;  // /showIncludes lines first, as cl prints them
   } else {
@@ -310,47 +311,62 @@ void BuildCache::Fetch(Restore* restore) {
   for (const std::string& blob : blobs) restore->bytes += static_cast<int64_t>(blob.size());
 }
 
-bool BuildCache::Finish(const Restore& restore, std::string* output) {
-  if (!restore.hit) {
+bool BuildCache::Finish(Restore* restore, std::string* output) {
+  if (!restore->hit) {
     ++counts_.misses;
-    running_[restore.edge] = Running{restore.first_key, restore.keyed_files, NowNanos()};
+    running_[restore->edge] = Running{std::move(restore->first_key), std::move(restore->keyed_files), NowNanos(),
+                                      std::move(restore->manifest)};
     return false;
   }
-  *output = restore.output;
+  *output = std::move(restore->output);
   ++counts_.hits;
-  counts_.bytes_restored += restore.bytes;
+  counts_.bytes_restored += restore->bytes;
   return true;
 }
 
-bool BuildCache::LookUp(const std::string& first_key, CacheEntry* entry, std::vector<FileHash>* deps,
+bool BuildCache::LookUp(const std::string& first_key, DepsManifest* manifest, const DepsManifest::Run** found,
                         std::vector<std::string>* blobs, std::string* log) {
   std::string text, err;
-  DepsManifest manifest;
-  if (!store_->GetAction(first_key, &text) || !ParseDepsManifest(text, &manifest, &err)) return false;
-  for (const std::vector<FileHash>& run : manifest.runs) {
+  if (!store_->GetAction(first_key, &text)) return false;
+  if (!ParseDepsManifest(text, manifest, &err)) {
+    *manifest = DepsManifest();  // damaged: the next stored run replaces it
+    return false;
+  }
+  for (const DepsManifest::Run& run : manifest->runs) {
     bool matches = true;
-    for (const FileHash& file : run) {
+    for (const FileHash& file : run.deps) {
       if (hasher_.Digest(mapper_.ToLocalPath(file.first)) != file.second) {
         matches = false;
         break;
       }
     }
     if (!matches) continue;
-    // The first run whose files match names the entry; a damaged or
-    // incomplete one is a miss, and the rerun overwrites it.
-    if (!store_->GetAction(SecondLevelKey(first_key, run), &text) || !ParseCacheEntry(text, entry, &err))
-      return false;
+    // The first run whose files match is the one; a missing or damaged
+    // blob is a miss, and the rerun replaces it.
     blobs->clear();
-    for (const CacheEntry::Output& out : entry->outputs) {
+    for (const CacheEntry::Output& out : run.entry.outputs) {
       blobs->emplace_back();
-      if (!store_->GetBlob(out.digest, &blobs->back())) return false;
+      if (!GetBlob(out.digest, out.size, &blobs->back())) return false;
     }
-    log->clear();
-    if (entry->output_size > 0 && !store_->GetBlob(entry->output_digest, log)) return false;
-    *deps = run;
+    if (!GetBlob(run.entry.output_digest, run.entry.output_size, log)) return false;
+    *found = &run;
     return true;
   }
   return false;
+}
+
+bool BuildCache::GetBlob(const std::string& digest, int64_t size, std::string* bytes) {
+  static const std::string kEmpty = Sha256Hex("");
+  bytes->clear();
+  if (size == 0) return digest == kEmpty;
+  return store_->GetBlob(digest, bytes) && static_cast<int64_t>(bytes->size()) == size;
+}
+
+bool BuildCache::PutBlob(std::string_view bytes, std::string* digest) {
+  if (!bytes.empty()) return store_->PutBlob(bytes, digest);
+  static const std::string kEmpty = Sha256Hex("");
+  *digest = kEmpty;
+  return true;
 }
 
 bool BuildCache::WriteOutputs(const Restore& restore, const CacheEntry& entry,
@@ -406,7 +422,7 @@ bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int
 void BuildCache::Store(Edge* edge, const std::string& output) {
   auto pending = running_.find(edge);
   if (pending == running_.end()) return;
-  Running run = pending->second;
+  Running run = std::move(pending->second);
   running_.erase(pending);
   // An input edited while the command ran: the key and the outputs may
   // not match, so nothing is stored. (The command line and the outputs'
@@ -415,31 +431,27 @@ void BuildCache::Store(Edge* edge, const std::string& output) {
   if (failed_) return;
   for (const FileHash& file : run.keyed_files)
     if (hasher_.Digest(file.first) != file.second) return;
-  std::vector<FileHash> deps;
+  DepsManifest::Run stored;
   std::string log;
-  if (!DiscoveredDeps(edge, output, run.start_ns, &deps, &log)) return;
-  CacheEntry entry;
-  std::string digest, bytes;
+  if (!DiscoveredDeps(edge, output, run.start_ns, &stored.deps, &log)) return;
+  CacheEntry& entry = stored.entry;
+  std::string bytes;
   for (const Node* node : edge->outputs) {
     CacheEntry::Output out;
     out.path = mapper_.ToKeyPath(node->path);
     if (!ReadWhole(std::string(node->path), &bytes, &out.executable)) return;  // an output it did not write
     out.size = static_cast<int64_t>(bytes.size());
-    if (!store_->PutBlob(bytes, &out.digest)) return Fail("storing " + out.path);
+    if (!PutBlob(bytes, &out.digest)) return Fail("storing " + out.path);
     counts_.bytes_stored += out.size;
-    entry.outputs.push_back(out);
+    entry.outputs.push_back(std::move(out));
   }
   entry.output_size = static_cast<int64_t>(log.size());
-  if (!store_->PutBlob(log, &entry.output_digest)) return Fail("storing a command's output");
-  if (!store_->PutAction(SecondLevelKey(run.first_key, deps), SerializeCacheEntry(entry)))
-    return Fail("storing an entry");
-  // The manifest lists this run beside earlier ones (a concurrent build may
-  // replace it with its own list: that costs a later miss, never a wrong hit).
-  DepsManifest manifest;
-  std::string text, err;
-  if (store_->GetAction(run.first_key, &text)) ParseDepsManifest(text, &manifest, &err);
-  manifest.AddRun(deps);
-  if (!store_->PutAction(run.first_key, SerializeDepsManifest(manifest))) Fail("storing a manifest");
+  if (!PutBlob(log, &entry.output_digest)) return Fail("storing a command's output");
+  // The runs found at the lookup stay listed after this one. A concurrent
+  // build that stored another run meanwhile loses it here (a later miss,
+  // never a wrong hit), as it would by writing after us.
+  run.manifest.AddRun(std::move(stored));
+  if (!store_->PutAction(run.first_key, SerializeDepsManifest(run.manifest))) Fail("storing a manifest");
 }
 
 void BuildCache::Fail(const std::string& what) {

@@ -6,9 +6,9 @@
 // run, Store records what the command produced. The builder reaches both
 // through a CommandRunner wrapper (Wrap), so a hit takes no job slot.
 //
-// Keys: cache_key.h; which edges: cache_policy.h; the first-level entry:
-// discovered_deps_manifest.h; storage: cache_store.h (directory) or the
-// HTTP backend.
+// Keys: cache_key.h; which edges: cache_policy.h; the entry under a key
+// (runs, their discovered files and outputs): discovered_deps_manifest.h;
+// storage: cache_store.h (directory) or the HTTP backend.
 #ifndef RONIN_BUILD_CACHE_H_
 #define RONIN_BUILD_CACHE_H_
 
@@ -21,6 +21,7 @@
 #include "cache_counts.h"
 #include "cache_key.h"
 #include "cache_store.h"
+#include "discovered_deps_manifest.h"
 #include "ronin_options.h"
 
 namespace ronin {
@@ -65,10 +66,14 @@ class BuildCache {
     bool hit = false;
     std::string output;  // what the command printed (see TryRestore)
     int64_t bytes = 0;   // restored
+    // What the store held under first_key (no runs if nothing): a miss's
+    // run is added to it when stored, without reading it again.
+    DepsManifest manifest;
   };
   bool Prepare(Edge* edge, Restore* restore);
   void Fetch(Restore* restore);
-  bool Finish(const Restore& restore, std::string* output);
+  // Takes the manifest of a miss (kept until its run is stored).
+  bool Finish(Restore* restore, std::string* output);
   // After `edge` ran successfully and printed `output` (unfiltered).
   void Store(Edge* edge, const std::string& output);
 
@@ -85,8 +90,15 @@ class BuildCache {
   // digests; false if they cannot be known (then nothing is stored).
   bool DiscoveredDeps(const Edge* edge, const std::string& output, int64_t start_ns,
                       std::vector<FileHash>* deps, std::string* filtered_output);
-  bool LookUp(const std::string& first_key, CacheEntry* entry, std::vector<FileHash>* deps,
+  // The manifest under `first_key` into *manifest and, on a hit, *run (its
+  // first run whose files all match) with its blobs.
+  bool LookUp(const std::string& first_key, DepsManifest* manifest, const DepsManifest::Run** run,
               std::vector<std::string>* blobs, std::string* log);
+  // Blobs through the store, except the empty one: its name is known, so
+  // it is never written or read (a compiler's printed output usually is
+  // empty, and so are stamp files).
+  bool GetBlob(const std::string& digest, int64_t size, std::string* bytes);
+  bool PutBlob(std::string_view bytes, std::string* digest);
   bool WriteOutputs(const Restore& restore, const CacheEntry& entry, const std::vector<std::string>& blobs);
   std::string RestoredDepsText(const Restore& restore, const std::vector<FileHash>& deps) const;
   // A store that failed: one warning, and the cache is off for the rest.
@@ -100,6 +112,7 @@ class BuildCache {
     std::string first_key;
     std::vector<FileHash> keyed_files;  // as Restore::keyed_files
     int64_t start_ns;                   // wall clock when it started
+    DepsManifest manifest;              // as Restore::manifest
   };
   std::map<const Edge*, Running> running_;  // misses now running
   bool failed_ = false;

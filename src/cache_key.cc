@@ -104,7 +104,7 @@ std::string FirstLevelKey(const std::string& command, const std::vector<FileHash
                           const std::vector<std::string>& program_identities,
                           const std::vector<std::string>& outputs) {
   Sha256 hash;
-  AddPart(&hash, 'V', "ronin-cache-key 1");
+  AddPart(&hash, 'V', "ronin-cache-key 2");  // 2: the entry holds the runs' outputs
   AddPart(&hash, 'C', command);
   for (const FileHash& input : inputs) {
     AddPart(&hash, 'I', input.first);
@@ -112,16 +112,6 @@ std::string FirstLevelKey(const std::string& command, const std::vector<FileHash
   }
   for (const std::string& program : program_identities) AddPart(&hash, 'P', program);
   for (const std::string& output : outputs) AddPart(&hash, 'O', output);
-  return hash.HexDigest();
-}
-
-std::string SecondLevelKey(const std::string& first_key, const std::vector<FileHash>& discovered) {
-  Sha256 hash;
-  AddPart(&hash, 'K', first_key);
-  for (const FileHash& file : discovered) {
-    AddPart(&hash, 'F', file.first);
-    AddPart(&hash, 'D', file.second);
-  }
   return hash.HexDigest();
 }
 

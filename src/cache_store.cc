@@ -1,4 +1,4 @@
-// Directory cache storage and the action entry format (cache_store.h).
+// Directory cache storage (cache_store.h).
 #include "cache_store.h"
 
 #include <dirent.h>
@@ -11,13 +11,10 @@
 #include <algorithm>
 #include <atomic>
 
-#include "checksummed_text.h"
 #include "sha256.h"
 
 namespace ronin {
 namespace {
-
-const char kEntryHeader[] = "ronin-cache-entry 1\n";
 
 bool MakeDirs(const std::string& path) {
   for (size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
@@ -34,34 +31,6 @@ bool WriteAll(int fd, std::string_view bytes) {
     if (wrote <= 0) return false;
     bytes.remove_prefix(static_cast<size_t>(wrote));
   }
-  return true;
-}
-
-// Takes a non-negative decimal number (at most 18 digits) off the front of *rest.
-bool TakeNumber(std::string_view* rest, int64_t* value) {
-  size_t i = 0;
-  int64_t number = 0;
-  while (i < rest->size() && (*rest)[i] >= '0' && (*rest)[i] <= '9') {
-    if (number > (INT64_MAX - 9) / 10) return false;
-    number = number * 10 + ((*rest)[i] - '0');
-    ++i;
-  }
-  if (i == 0 || i > 18) return false;
-  *value = number;
-  rest->remove_prefix(i);
-  return true;
-}
-
-bool TakeWord(std::string_view* rest, std::string_view word) {
-  if (rest->substr(0, word.size()) != word) return false;
-  rest->remove_prefix(word.size());
-  return true;
-}
-
-bool TakeDigest(std::string_view* rest, std::string* digest) {
-  if (rest->size() < 64 || !IsSha256Hex(rest->substr(0, 64))) return false;
-  digest->assign(rest->substr(0, 64));
-  rest->remove_prefix(64);
   return true;
 }
 
@@ -166,47 +135,6 @@ int64_t DirectoryCacheStore::Trim() {
     if (unlink(file.path.c_str()) == 0 || errno == ENOENT) freed += file.size;
   }
   return freed;
-}
-
-std::string SerializeCacheEntry(const CacheEntry& entry) {
-  std::string body;
-  for (const CacheEntry::Output& output : entry.outputs)
-    body += (output.executable ? "exe " : "out ") + output.digest + " " + std::to_string(output.size) + " " + output.path + "\n";
-  body += "log " + entry.output_digest + " " + std::to_string(entry.output_size) + "\n";
-  return WithChecksum(kEntryHeader, body);
-}
-
-bool ParseCacheEntry(std::string_view text, CacheEntry* entry, std::string* err) {
-  std::string_view rest;
-  if (!ChecksummedBody(text, kEntryHeader, &rest)) {
-    *err = "damaged cache entry";
-    return false;
-  }
-  CacheEntry parsed;
-  for (;;) {
-    CacheEntry::Output output;
-    if (TakeWord(&rest, "exe ")) {
-      output.executable = true;
-    } else if (!TakeWord(&rest, "out ")) {
-      break;
-    }
-    size_t newline;
-    if (!TakeDigest(&rest, &output.digest) || !TakeWord(&rest, " ") || !TakeNumber(&rest, &output.size) ||
-        !TakeWord(&rest, " ") || (newline = rest.find('\n')) == std::string_view::npos || newline == 0) {
-      *err = "bad output line in cache entry";
-      return false;
-    }
-    output.path.assign(rest.substr(0, newline));
-    rest.remove_prefix(newline + 1);
-    parsed.outputs.push_back(output);
-  }
-  if (!TakeWord(&rest, "log ") || !TakeDigest(&rest, &parsed.output_digest) || !TakeWord(&rest, " ") ||
-      !TakeNumber(&rest, &parsed.output_size) || rest != "\n") {
-    *err = "bad log line in cache entry";
-    return false;
-  }
-  *entry = parsed;
-  return true;
 }
 
 bool ReadRestOfFd(int fd, std::string* bytes) {

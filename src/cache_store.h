@@ -53,26 +53,6 @@ class DirectoryCacheStore : public CacheStore {
   int64_t max_bytes_;
 };
 
-// An action entry: what a cached command produced.
-struct CacheEntry {
-  struct Output {
-    std::string path;    // as the manifest names it
-    std::string digest;  // sha256 of its bytes
-    int64_t size = 0;
-    bool executable = false;  // restored with execute permission ("exe" line)
-  };
-  std::vector<Output> outputs;
-  std::string output_digest;  // sha256 of the command's printed output
-  int64_t output_size = 0;
-};
-
-// The text form: a header line, one line per output, the printed output's
-// line, and a checksum line over everything before it, so a truncated or
-// altered entry never parses.
-std::string SerializeCacheEntry(const CacheEntry& entry);
-// False (with *err) for anything not written by SerializeCacheEntry.
-bool ParseCacheEntry(std::string_view text, CacheEntry* entry, std::string* err);
-
 // Appends everything left to read from `fd` to *bytes (retrying on EINTR).
 // False on a read error.
 bool ReadRestOfFd(int fd, std::string* bytes);

@@ -256,7 +256,22 @@ class CacheScenarios:
 
 
 class DirectoryCacheTest(CacheScenarios, NinjaTestCase):
-    pass
+    def test_a_stored_run_is_one_entry_and_the_empty_blob_no_file(self):
+        # One entry per command (its discovered files and outputs together),
+        # one blob per non-empty output: x.o, y.o and x.c's warning. y.c's
+        # empty printed output and the empty stamp are not written as files,
+        # yet restore.
+        self.make_small("a")
+        self.write("a/build.ninja", SMALL_BUILD + "rule stamp\n  command = : > $out && echo '$out: x.c' > $out.d\n"
+                   "  depfile = $out.d\nbuild s.stamp: stamp\n")
+        self.assertEqual(hits_and_misses(self.cached(cwd=self.path("a")).stdout), (0, 3))
+        self.assertEqual(len(glob.glob(os.path.join(self.backend.dir, "ac", "*", "*"))), 3)
+        self.assertEqual(len(self.backend.blob_files()), 3)
+        self.clean("a")
+        os.remove(self.path("a/s.stamp"))
+        self.assertEqual(hits_and_misses(self.cached(cwd=self.path("a")).stdout), (3, 0))
+        self.assertEqual(self.read_bytes("a/s.stamp"), b"")
+        self.assertIn("no work to do", self.ninja(cwd=self.path("a")).stdout)
 
 
 # The 300-file CMake tree: checkout A fills the cache, checkout B at another

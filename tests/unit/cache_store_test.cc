@@ -1,5 +1,4 @@
-// The build cache's storage (cache_store.h): the directory backend and the
-// action entry format.
+// The build cache's storage (cache_store.h): the directory backend.
 #include "cache_store.h"
 
 #include <sys/stat.h>
@@ -101,41 +100,6 @@ TEST(DirectoryCacheStoreTest, TrimEvictsLeastRecentlyUsed) {
   for (int i = 1; i <= 6; ++i) EXPECT_FALSE(store.GetBlob(digests[i], &bytes)) << i;
   for (int i = 7; i < 10; ++i) EXPECT_TRUE(store.GetBlob(digests[i], &bytes)) << i;
   EXPECT_EQ(0, store.Trim());
-}
-
-CacheEntry SampleEntry() {
-  CacheEntry entry;
-  entry.outputs.push_back({"obj/a.o", Sha256Hex("a"), 1});
-  entry.outputs.push_back({"obj/with space.o", Sha256Hex("bb"), 2});
-  entry.output_digest = Sha256Hex("warning: x\n");
-  entry.output_size = 11;
-  return entry;
-}
-
-TEST(CacheEntryTest, RoundTrip) {
-  std::string text = SerializeCacheEntry(SampleEntry());
-  CacheEntry parsed;
-  std::string err;
-  ASSERT_TRUE(ParseCacheEntry(text, &parsed, &err)) << err;
-  ASSERT_EQ(2u, parsed.outputs.size());
-  EXPECT_EQ("obj/with space.o", parsed.outputs[1].path);
-  EXPECT_EQ(Sha256Hex("bb"), parsed.outputs[1].digest);
-  EXPECT_EQ(2, parsed.outputs[1].size);
-  EXPECT_EQ(11, parsed.output_size);
-  EXPECT_EQ(text, SerializeCacheEntry(parsed));
-}
-
-TEST(CacheEntryTest, EveryTruncationAndEveryChangedByteIsRejected) {
-  std::string text = SerializeCacheEntry(SampleEntry());
-  CacheEntry parsed;
-  std::string err;
-  for (size_t length = 0; length < text.size(); ++length)
-    EXPECT_FALSE(ParseCacheEntry(text.substr(0, length), &parsed, &err)) << length;
-  for (size_t i = 0; i < text.size(); ++i) {
-    std::string changed = text;
-    changed[i] ^= 1;
-    EXPECT_FALSE(ParseCacheEntry(changed, &parsed, &err)) << i;
-  }
 }
 
 }  // namespace
