@@ -42,8 +42,7 @@ bool ReadWhole(const std::string& path, std::string* bytes, bool* executable) {
     return false;
   }
   *executable = (st.st_mode & S_IXUSR) != 0;
-  bytes->clear();
-  bool whole = ReadRestOfFd(fd, bytes);
+  bool whole = ReadFdExactly(fd, st.st_size, bytes);
   close(fd);
   return whole;
 }
@@ -51,7 +50,8 @@ bool ReadWhole(const std::string& path, std::string* bytes, bool* executable) {
 // Writes beside `path` and renames over it: a reader (or an interrupted
 // build) sees the old file or the whole new one, never a part.
 bool WriteAtomically(const std::string& path, const std::string& bytes, bool executable) {
-  std::string tmp = path + ".ronin-cache." + std::to_string(getpid());
+  static const std::string suffix = ".ronin-cache." + std::to_string(getpid());
+  std::string tmp = path + suffix;
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0777 : 0666);
   if (fd < 0) return false;
   size_t done = 0;

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,9 @@
 
 namespace ronin {
 namespace {
+
+// A file read less than this many seconds after its mtime keeps it.
+constexpr time_t kUsedRecently = 3600;
 
 bool MakeDirs(const std::string& path) {
   for (size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
@@ -37,7 +41,7 @@ bool WriteAll(int fd, std::string_view bytes) {
 }  // namespace
 
 DirectoryCacheStore::DirectoryCacheStore(std::string root, int64_t max_bytes)
-    : root_(std::move(root)), max_bytes_(max_bytes) {}
+    : root_(std::move(root)), max_bytes_(max_bytes), tmp_prefix_(root_ + "/tmp/" + std::to_string(getpid()) + ".") {}
 
 std::string DirectoryCacheStore::PathFor(const char* kind, const std::string& name) const {
   return root_ + "/" + kind + "/" + name.substr(0, 2) + "/" + name;
@@ -46,9 +50,9 @@ std::string DirectoryCacheStore::PathFor(const char* kind, const std::string& na
 bool DirectoryCacheStore::ReadFile(const std::string& path, std::string* bytes) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
-  bytes->clear();
-  bool whole = ReadRestOfFd(fd, bytes);
-  futimens(fd, nullptr);  // used now: the last to go in Trim
+  struct stat st;
+  bool whole = fstat(fd, &st) == 0 && ReadFdExactly(fd, st.st_size, bytes);
+  if (whole && time(nullptr) - st.st_mtime > kUsedRecently) futimens(fd, nullptr);  // used now: last to go in Trim
   close(fd);
   return whole;
 }
@@ -57,11 +61,10 @@ bool DirectoryCacheStore::WriteAtomically(const std::string& path, std::string_v
   static std::atomic<unsigned> counter{0};
   // Directories are made only when missing: in a used cache they exist,
   // and a store per command should cost no mkdir calls.
-  std::string tmp_dir = root_ + "/tmp";
   std::string dir = path.substr(0, path.rfind('/'));
-  std::string tmp = tmp_dir + "/" + std::to_string(getpid()) + "." + std::to_string(counter++);
+  std::string tmp = tmp_prefix_ + std::to_string(counter++);
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0 && errno == ENOENT && MakeDirs(tmp_dir))
+  if (fd < 0 && errno == ENOENT && MakeDirs(root_ + "/tmp"))
     fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) return false;
   bool ok = WriteAll(fd, bytes);
@@ -137,15 +140,16 @@ int64_t DirectoryCacheStore::Trim() {
   return freed;
 }
 
-bool ReadRestOfFd(int fd, std::string* bytes) {
-  char buffer[65536];
-  ssize_t got;
-  while ((got = read(fd, buffer, sizeof buffer)) != 0) {
+bool ReadFdExactly(int fd, int64_t size, std::string* bytes) {
+  bytes->resize(static_cast<size_t>(size));
+  size_t done = 0;
+  while (done < bytes->size()) {
+    ssize_t got = read(fd, &(*bytes)[done], bytes->size() - done);
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) break;
-    bytes->append(buffer, static_cast<size_t>(got));
+    if (got <= 0) return false;
+    done += static_cast<size_t>(got);
   }
-  return got == 0;
+  return true;
 }
 
 }  // namespace ronin

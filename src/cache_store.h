@@ -29,7 +29,8 @@ class CacheStore {
 // A cache in a directory: DIR/ac/<2 hex>/<key>, DIR/cas/<2 hex>/<sha256>.
 // Every write goes to DIR/tmp and is renamed into place, so readers in
 // other builds see a whole file or none. Reads refresh a file's mtime,
-// which Trim uses as "last used".
+// which Trim uses as "last used", unless it is less than an hour old: LRU
+// to the hour, and a hit does not write the inodes it reads.
 class DirectoryCacheStore : public CacheStore {
  public:
   // `max_bytes`: Trim's size limit (0: none).
@@ -51,11 +52,15 @@ class DirectoryCacheStore : public CacheStore {
 
   std::string root_;
   int64_t max_bytes_;
+  std::string tmp_prefix_;  // DIR/tmp/<pid>.
 };
 
-// Appends everything left to read from `fd` to *bytes (retrying on EINTR).
-// False on a read error.
-bool ReadRestOfFd(int fd, std::string* bytes);
+// Reads an open file of `size` bytes (as fstat gave it) into *bytes: one
+// read where a loop to end of file would take two. False if the file ends
+// sooner; a file that grew meanwhile is read to `size` (the cache's files
+// never change once renamed into place, and a digest or checksum check
+// refuses a cut copy).
+bool ReadFdExactly(int fd, int64_t size, std::string* bytes);
 
 }  // namespace ronin
 

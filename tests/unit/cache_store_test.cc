@@ -102,5 +102,27 @@ TEST(DirectoryCacheStoreTest, TrimEvictsLeastRecentlyUsed) {
   EXPECT_EQ(0, store.Trim());
 }
 
+TEST(DirectoryCacheStoreTest, AReadRefreshesOnlyAnHourOldTime) {
+  ScopedTempDir dir;
+  DirectoryCacheStore store(dir.path(), 0);
+  std::string old_digest, new_digest;
+  ASSERT_TRUE(store.PutBlob("old", &old_digest));
+  ASSERT_TRUE(store.PutBlob("new", &new_digest));
+  std::string old_path = dir.File("cas/" + old_digest.substr(0, 2) + "/" + old_digest);
+  std::string new_path = dir.File("cas/" + new_digest.substr(0, 2) + "/" + new_digest);
+  time_t now = time(nullptr);
+  struct utimbuf two_hours_ago = {now - 7200, now - 7200}, a_minute_ago = {now - 60, now - 60};
+  ASSERT_EQ(0, utime(old_path.c_str(), &two_hours_ago));
+  ASSERT_EQ(0, utime(new_path.c_str(), &a_minute_ago));
+  std::string bytes;
+  ASSERT_TRUE(store.GetBlob(old_digest, &bytes));
+  ASSERT_TRUE(store.GetBlob(new_digest, &bytes));
+  struct stat st;
+  ASSERT_EQ(0, stat(old_path.c_str(), &st));
+  EXPECT_GE(st.st_mtime, now);  // used now
+  ASSERT_EQ(0, stat(new_path.c_str(), &st));
+  EXPECT_EQ(now - 60, st.st_mtime);  // recent enough: not written
+}
+
 }  // namespace
 }  // namespace ronin
