@@ -166,8 +166,12 @@ class CachingCommandRunner : public CommandRunner {
   CachingCommandRunner(std::unique_ptr<CommandRunner> inner, BuildCache* cache, std::unique_ptr<LookupPool> lookups)
       : inner_(std::move(inner)), cache_(cache), lookups_(std::move(lookups)) {}
 
-  // An edge being looked up holds a slot: if it misses it runs on it.
+  // An edge being looked up holds a slot: if it misses it runs on it. A
+  // hit not yet handed over stops more starts, so that hits (each with its
+  // depfile's text) never pile up: a hit takes no slot, and the builder
+  // would otherwise start every ready edge before collecting one.
   size_t CanRunMore() const override {
+    if (!restored_.empty()) return 0;
     size_t room = inner_->CanRunMore();
     size_t held = lookups_ ? lookups_->in_flight() : 0;
     return room > held ? room - held : 0;
@@ -199,7 +203,7 @@ class CachingCommandRunner : public CommandRunner {
       return true;
     }
     if (!inner_->WaitForCommand(result, deadline, now)) return false;
-    if (result->edge && result->success()) cache_->Store(result->edge, result->output);
+    if (result->edge && result->success()) cache_->Store(result->edge, result->output, &result->depfile);
     return true;
   }
   std::vector<Edge*> GetActiveEdges() override {
@@ -220,8 +224,13 @@ class CachingCommandRunner : public CommandRunner {
  private:
   // A fetched restore: a hit's result is queued, a miss starts.
   bool Collect(BuildCache::Restore* restore) {
+    if (!cache_->Finish(restore)) return inner_->StartCommand(restore->edge);
     Result hit;
-    if (!cache_->Finish(restore, &hit.output)) return inner_->StartCommand(restore->edge);
+    hit.output = std::move(restore->output);
+    if (restore->gcc && !restore->depfile.empty()) {
+      hit.depfile = std::move(restore->depfile_text);
+      hit.depfile_on_disk = false;
+    }
     hit.edge = restore->edge;
     hit.status = kExitSuccess;
     hit.cached = true;
@@ -272,20 +281,15 @@ std::string BuildCache::FirstKey(const Edge* edge, std::vector<FileHash>* keyed_
                        ProgramIdentities(command, mapper_, &hasher_, keyed_files), outputs);
 }
 
-bool BuildCache::TryRestore(Edge* edge, std::string* output) {
-  Restore restore;
-  if (!Prepare(edge, &restore)) return false;
-  Fetch(&restore);
-  return Finish(&restore, output);
-}
-
 bool BuildCache::Prepare(Edge* edge, Restore* restore) {
   if (failed_ || !IsCacheable(edge, options_.cache_rules)) return false;
   restore->edge = edge;
   restore->first_key = FirstKey(edge, &restore->keyed_files);
   for (const Node* node : edge->outputs) restore->outputs.emplace_back(node->path);
   restore->depfile = edge->GetUnescapedDepfile();
-  restore->msvc = edge->GetBinding(Rule::kDeps) == "msvc";
+  std::string deps = edge->GetBinding(Rule::kDeps);
+  restore->gcc = deps == "gcc";
+  restore->msvc = deps == "msvc";
   if (restore->msvc) {
     restore->msvc_prefix = edge->GetBinding(Rule::kMsvcDepsPrefix);
     if (restore->msvc_prefix.empty()) restore->msvc_prefix = "Note: including file:";
@@ -304,21 +308,23 @@ void BuildCache::Fetch(Restore* restore) {
   if (restore->msvc) {
     restore->output = deps_text + log;  // /showIncludes lines first, as cl prints them
   } else {
-    if (!restore->depfile.empty() && !WriteAtomically(restore->depfile, deps_text, false)) return;
-    restore->output = log;
+    if (restore->gcc)
+      restore->depfile_text = std::move(deps_text);
+    else if (!restore->depfile.empty() && !WriteAtomically(restore->depfile, deps_text, false))
+      return;  // read at the next build's scan: it must be there
+    restore->output = std::move(log);
   }
   restore->hit = true;
   for (const std::string& blob : blobs) restore->bytes += static_cast<int64_t>(blob.size());
 }
 
-bool BuildCache::Finish(Restore* restore, std::string* output) {
+bool BuildCache::Finish(Restore* restore) {
   if (!restore->hit) {
     ++counts_.misses;
     running_[restore->edge] = Running{std::move(restore->first_key), std::move(restore->keyed_files), NowNanos(),
                                       std::move(restore->manifest)};
     return false;
   }
-  *output = std::move(restore->output);
   ++counts_.hits;
   counts_.bytes_restored += restore->bytes;
   return true;
@@ -392,7 +398,8 @@ std::string BuildCache::RestoredDepsText(const Restore& restore, const std::vect
 }
 
 bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int64_t start_ns,
-                                std::vector<FileHash>* deps, std::string* filtered_output) {
+                                std::vector<FileHash>* deps, std::string* filtered_output,
+                                std::optional<std::string>* depfile) {
   std::vector<std::string> paths;
   *filtered_output = output;
   if (edge->GetBinding(Rule::kDeps) == "msvc") {
@@ -401,6 +408,9 @@ bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int
     std::string content, err;
     bool executable;
     if (!ReadWhole(edge->GetUnescapedDepfile(), &content, &executable)) return false;
+    // The builder reads a gcc depfile next: it takes this copy instead (the
+    // parser below unescapes in place).
+    if (edge->GetBinding(Rule::kDeps) == "gcc") *depfile = content;
     DepfileParser parser;
     if (!parser.Parse(&content, &err)) return false;
     for (std::string_view in : parser.ins) {
@@ -419,7 +429,7 @@ bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int
   return true;
 }
 
-void BuildCache::Store(Edge* edge, const std::string& output) {
+void BuildCache::Store(Edge* edge, const std::string& output, std::optional<std::string>* depfile) {
   auto pending = running_.find(edge);
   if (pending == running_.end()) return;
   Running run = std::move(pending->second);
@@ -433,7 +443,7 @@ void BuildCache::Store(Edge* edge, const std::string& output) {
     if (hasher_.Digest(file.first) != file.second) return;
   DepsManifest::Run stored;
   std::string log;
-  if (!DiscoveredDeps(edge, output, run.start_ns, &stored.deps, &log)) return;
+  if (!DiscoveredDeps(edge, output, run.start_ns, &stored.deps, &log, depfile)) return;
   CacheEntry& entry = stored.entry;
   std::string bytes;
   for (const Node* node : edge->outputs) {

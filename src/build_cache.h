@@ -1,10 +1,11 @@
 // The build cache as the builder sees it (issue 15): before a cacheable edge
-// runs, TryRestore looks its key up and, on a hit, writes the outputs, the
+// runs, its key is looked up and, on a hit, the outputs are written and the
 // depfile or /showIncludes lines and the printed output the command left
-// last time, so the builder finishes the edge exactly as after a run (its
-// .ninja_log entry and .ninja_deps record included). After a successful
-// run, Store records what the command produced. The builder reaches both
-// through a CommandRunner wrapper (Wrap), so a hit takes no job slot.
+// last time are handed over, so the builder finishes the edge exactly as
+// after a run (its .ninja_log entry and .ninja_deps record included). After
+// a successful run, Store records what the command produced. The builder
+// reaches both through a CommandRunner wrapper (Wrap), so a hit takes no
+// job slot.
 //
 // Keys: cache_key.h; which edges: cache_policy.h; the entry under a key
 // (runs, their discovered files and outputs): discovered_deps_manifest.h;
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,15 +45,11 @@ class BuildCache {
   // `inner`'s slots while it is looked up, and starts on it if it misses.
   std::unique_ptr<CommandRunner> Wrap(std::unique_ptr<CommandRunner> inner, bool may_defer = false);
 
-  // Before `edge` runs: true if it was restored from the cache, with
-  // *output what the command printed (for msvc deps, preceded by its
-  // /showIncludes lines, which the builder filters as after a run).
-  bool TryRestore(Edge* edge, std::string* output);
-
-  // TryRestore in three steps, so that the middle one (the store's round
-  // trips and the output writes) may run on another thread: Prepare reads
-  // what it needs of the graph (false: not cacheable), Fetch touches only
-  // the Restore, the store and the files, Finish counts and records.
+  // A lookup before `edge` runs, in three steps, so that the middle one
+  // (the store's round trips and the output writes) may run on another
+  // thread: Prepare reads what it needs of the graph (false: not
+  // cacheable), Fetch touches only the Restore, the store and the files,
+  // Finish counts and records (true: a hit).
   struct Restore {
     Edge* edge = nullptr;
     std::string first_key;
@@ -60,12 +58,18 @@ class BuildCache {
     std::vector<FileHash> keyed_files;
     std::vector<std::string> outputs;  // paths, as the manifest names them
     std::string depfile;               // "" if none
+    bool gcc = false;                  // deps = gcc: the builder reads the depfile
     bool msvc = false;
     std::string msvc_prefix;
     // Fetch's result.
     bool hit = false;
-    std::string output;  // what the command printed (see TryRestore)
-    int64_t bytes = 0;   // restored
+    // What the command printed (for msvc deps, preceded by its
+    // /showIncludes lines, which the builder filters as after a run).
+    std::string output;
+    // With deps = gcc the depfile is not written: the builder would read
+    // it and delete it at once, so it gets the text instead.
+    std::string depfile_text;
+    int64_t bytes = 0;  // restored
     // What the store held under first_key (no runs if nothing): a miss's
     // run is added to it when stored, without reading it again.
     DepsManifest manifest;
@@ -73,9 +77,10 @@ class BuildCache {
   bool Prepare(Edge* edge, Restore* restore);
   void Fetch(Restore* restore);
   // Takes the manifest of a miss (kept until its run is stored).
-  bool Finish(Restore* restore, std::string* output);
-  // After `edge` ran successfully and printed `output` (unfiltered).
-  void Store(Edge* edge, const std::string& output);
+  bool Finish(Restore* restore);
+  // After `edge` ran successfully and printed `output` (unfiltered). The
+  // depfile's text, when it was read, goes to *depfile for the builder.
+  void Store(Edge* edge, const std::string& output, std::optional<std::string>* depfile);
 
   // "-d stats": hits, misses and bytes.
   std::string StatsLine() const;
@@ -89,7 +94,8 @@ class BuildCache {
   // The discovered deps of a run that just finished, in key form with
   // digests; false if they cannot be known (then nothing is stored).
   bool DiscoveredDeps(const Edge* edge, const std::string& output, int64_t start_ns,
-                      std::vector<FileHash>* deps, std::string* filtered_output);
+                      std::vector<FileHash>* deps, std::string* filtered_output,
+                      std::optional<std::string>* depfile);
   // The manifest under `first_key` into *manifest and, on a hit, *run (its
   // first run whose files all match) with its blobs.
   bool LookUp(const std::string& first_key, DepsManifest* manifest, const DepsManifest::Run** run,

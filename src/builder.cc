@@ -494,7 +494,15 @@ bool Builder::ExtractDeps(CommandRunner::Result* result, const std::string& deps
       return false;
     }
     std::string content;
-    if (!ReadFileIfExists(disk_, depfile, &content, err)) return false;
+    if (result->depfile) {
+      content = std::move(*result->depfile);
+      if (!result->depfile_on_disk && config_.keep_depfile && !disk_->WriteFile(depfile, content)) {
+        *err = "writing depfile '" + depfile + "': " + strerror(errno);
+        return false;
+      }
+    } else if (!ReadFileIfExists(disk_, depfile, &content, err)) {
+      return false;
+    }
     if (content.empty()) return true;
     DepfileParser parser;
     if (!parser.Parse(&content, err)) return false;
@@ -505,7 +513,7 @@ bool Builder::ExtractDeps(CommandRunner::Result* result, const std::string& deps
       CanonicalizePath(&path);
       deps_nodes->push_back(state_->GetNode(path));
     }
-    if (!config_.keep_depfile && disk_->RemoveFile(depfile) < 0) {
+    if (!config_.keep_depfile && result->depfile_on_disk && disk_->RemoveFile(depfile) < 0) {
       *err = std::string("deleting depfile: ") + strerror(errno) + "\n";
       return false;
     }

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,12 @@ class CommandRunner {
     std::string output;
     int64_t peak_rss_bytes = -1;  // of the command's process tree; -1: unknown
     bool cached = false;  // restored from the build cache (build_cache.h), not run
+    // A deps = gcc depfile's text when the runner already has it: the
+    // build cache read it to store the run (it is on disk too, and is
+    // deleted as usual), or restored it without writing the file
+    // (`depfile_on_disk` false: written only for -d keepdepfile).
+    std::optional<std::string> depfile;
+    bool depfile_on_disk = true;
     bool success() const { return status == kExitSuccess; }
   };
   virtual ~CommandRunner() = default;
