@@ -203,7 +203,7 @@ class CachingCommandRunner : public CommandRunner {
       return true;
     }
     if (!inner_->WaitForCommand(result, deadline, now)) return false;
-    if (result->edge && result->success()) cache_->Store(result->edge, result->output, &result->depfile);
+    if (result->edge && result->success()) cache_->Store(result->edge, result->output, &result->discovered);
     return true;
   }
   std::vector<Edge*> GetActiveEdges() override {
@@ -228,7 +228,7 @@ class CachingCommandRunner : public CommandRunner {
     Result hit;
     hit.output = std::move(restore->output);
     if (restore->gcc && !restore->depfile.empty()) {
-      hit.depfile = std::move(restore->depfile_text);
+      hit.discovered = std::move(restore->discovered);
       hit.depfile_on_disk = false;
     }
     hit.edge = restore->edge;
@@ -246,8 +246,8 @@ class CachingCommandRunner : public CommandRunner {
 
 }  // namespace
 
-BuildCache::BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& options)
-    : store_(std::move(store)), options_(options), mapper_(options.cache_base_dir) {}
+BuildCache::BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& options, bool keep_depfile)
+    : store_(std::move(store)), options_(options), keep_depfile_(keep_depfile), mapper_(options.cache_base_dir) {}
 
 BuildCache::~BuildCache() {
   // The size limit is kept by the build that added bytes.
@@ -304,14 +304,18 @@ void BuildCache::Fetch(Restore* restore) {
   if (!LookUp(restore->first_key, &restore->manifest, &run, &blobs, &log) ||
       !WriteOutputs(*restore, run->entry, blobs))
     return;
-  std::string deps_text = RestoredDepsText(*restore, run->deps);
   if (restore->msvc) {
-    restore->output = deps_text + log;  // /showIncludes lines first, as cl prints them
+    restore->output = RestoredDepsText(*restore, run->deps) + log;  // /showIncludes lines first, as cl prints them
   } else {
-    if (restore->gcc)
-      restore->depfile_text = std::move(deps_text);
-    else if (!restore->depfile.empty() && !WriteAtomically(restore->depfile, deps_text, false))
-      return;  // read at the next build's scan: it must be there
+    if (restore->gcc) {
+      for (const FileHash& dep : run->deps) restore->discovered.push_back(mapper_.ToLocalPath(dep.first));
+      // An empty list is an empty depfile, which the builder leaves alone.
+      if (restore->discovered.empty()) restore->gcc = false;
+    }
+    // Without deps = gcc, the next build's scan reads the depfile.
+    if ((!restore->gcc || keep_depfile_) && !restore->depfile.empty() &&
+        !WriteAtomically(restore->depfile, RestoredDepsText(*restore, run->deps), false))
+      return;
     restore->output = std::move(log);
   }
   restore->hit = true;
@@ -399,7 +403,7 @@ std::string BuildCache::RestoredDepsText(const Restore& restore, const std::vect
 
 bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int64_t start_ns,
                                 std::vector<FileHash>* deps, std::string* filtered_output,
-                                std::optional<std::string>* depfile) {
+                                std::optional<std::vector<std::string>>* discovered) {
   std::vector<std::string> paths;
   *filtered_output = output;
   if (edge->GetBinding(Rule::kDeps) == "msvc") {
@@ -408,15 +412,16 @@ bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int
     std::string content, err;
     bool executable;
     if (!ReadWhole(edge->GetUnescapedDepfile(), &content, &executable)) return false;
-    // The builder reads a gcc depfile next: it takes this copy instead (the
-    // parser below unescapes in place).
-    if (edge->GetBinding(Rule::kDeps) == "gcc") *depfile = content;
+    bool empty = content.empty();
     DepfileParser parser;
     if (!parser.Parse(&content, &err)) return false;
     for (std::string_view in : parser.ins) {
       paths.emplace_back(in);
       CanonicalizePath(&paths.back());
     }
+    // The builder reads a gcc depfile next, exactly so: it takes this list
+    // instead (an empty depfile it leaves alone, so that stays its own).
+    if (!empty && edge->GetBinding(Rule::kDeps) == "gcc") *discovered = paths;
   }
   for (const std::string& path : paths) {
     int64_t mtime_ns;
@@ -429,7 +434,7 @@ bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int
   return true;
 }
 
-void BuildCache::Store(Edge* edge, const std::string& output, std::optional<std::string>* depfile) {
+void BuildCache::Store(Edge* edge, const std::string& output, std::optional<std::vector<std::string>>* discovered) {
   auto pending = running_.find(edge);
   if (pending == running_.end()) return;
   Running run = std::move(pending->second);
@@ -443,7 +448,7 @@ void BuildCache::Store(Edge* edge, const std::string& output, std::optional<std:
     if (hasher_.Digest(file.first) != file.second) return;
   DepsManifest::Run stored;
   std::string log;
-  if (!DiscoveredDeps(edge, output, run.start_ns, &stored.deps, &log, depfile)) return;
+  if (!DiscoveredDeps(edge, output, run.start_ns, &stored.deps, &log, discovered)) return;
   CacheEntry& entry = stored.entry;
   std::string bytes;
   for (const Node* node : edge->outputs) {

@@ -35,7 +35,9 @@ class BuildCache {
  public:
   // A restored edge's runner result says `cached` (the builder records it
   // for -t trace and -t report with the run's other outcomes).
-  BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& options);
+  // `keep_depfile` (-d keepdepfile): a hit writes a deps = gcc depfile,
+  // which otherwise the builder never sees on disk.
+  BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& options, bool keep_depfile = false);
   ~BuildCache();
 
   // A runner that serves hits itself and passes misses to `inner`. With
@@ -66,9 +68,9 @@ class BuildCache {
     // What the command printed (for msvc deps, preceded by its
     // /showIncludes lines, which the builder filters as after a run).
     std::string output;
-    // With deps = gcc the depfile is not written: the builder would read
-    // it and delete it at once, so it gets the text instead.
-    std::string depfile_text;
+    // With deps = gcc the depfile is not written (the builder would read
+    // it and delete it at once): the builder gets its inputs instead.
+    std::vector<std::string> discovered;
     int64_t bytes = 0;  // restored
     // What the store held under first_key (no runs if nothing): a miss's
     // run is added to it when stored, without reading it again.
@@ -78,9 +80,10 @@ class BuildCache {
   void Fetch(Restore* restore);
   // Takes the manifest of a miss (kept until its run is stored).
   bool Finish(Restore* restore);
-  // After `edge` ran successfully and printed `output` (unfiltered). The
-  // depfile's text, when it was read, goes to *depfile for the builder.
-  void Store(Edge* edge, const std::string& output, std::optional<std::string>* depfile);
+  // After `edge` ran successfully and printed `output` (unfiltered). A
+  // deps = gcc depfile's inputs, when it was read, go to *discovered for
+  // the builder.
+  void Store(Edge* edge, const std::string& output, std::optional<std::vector<std::string>>* discovered);
 
   // "-d stats": hits, misses and bytes.
   std::string StatsLine() const;
@@ -95,7 +98,7 @@ class BuildCache {
   // digests; false if they cannot be known (then nothing is stored).
   bool DiscoveredDeps(const Edge* edge, const std::string& output, int64_t start_ns,
                       std::vector<FileHash>* deps, std::string* filtered_output,
-                      std::optional<std::string>* depfile);
+                      std::optional<std::vector<std::string>>* discovered);
   // The manifest under `first_key` into *manifest and, on a hit, *run (its
   // first run whose files all match) with its blobs.
   bool LookUp(const std::string& first_key, DepsManifest* manifest, const DepsManifest::Run** run,
@@ -112,6 +115,7 @@ class BuildCache {
 
   std::unique_ptr<CacheStore> store_;
   const RoninOptions& options_;
+  bool keep_depfile_;
   BaseDirMapper mapper_;
   FileHasher hasher_;
   struct Running {
