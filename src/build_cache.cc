@@ -42,8 +42,7 @@ bool ReadWhole(const std::string& path, std::string* bytes, bool* executable) {
     return false;
   }
   *executable = (st.st_mode & S_IXUSR) != 0;
-  bytes->clear();
-  bool whole = ReadRestOfFd(fd, bytes);
+  bool whole = ReadFdExactly(fd, st.st_size, bytes);
   close(fd);
   return whole;
 }
@@ -51,7 +50,8 @@ bool ReadWhole(const std::string& path, std::string* bytes, bool* executable) {
 // Writes beside `path` and renames over it: a reader (or an interrupted
 // build) sees the old file or the whole new one, never a part.
 bool WriteAtomically(const std::string& path, const std::string& bytes, bool executable) {
-  std::string tmp = path + ".ronin-cache." + std::to_string(getpid());
+  static const std::string suffix = ".ronin-cache." + std::to_string(getpid());
+  std::string tmp = path + suffix;
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0777 : 0666);
   if (fd < 0) return false;
   size_t done = 0;
@@ -71,13 +71,6 @@ int64_t NowNanos() {
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
   return int64_t{now.tv_sec} * 1000000000 + now.tv_nsec;
-}
-
-// Whether the file was modified after `start_ns` (the command may have read
-// either version: its result is not stored).
-bool WrittenSince(const std::string& path, int64_t start_ns) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec > start_ns;
 }
 
 // A path as a depfile writes it (space, '#' and '$' escaped).
@@ -173,8 +166,12 @@ class CachingCommandRunner : public CommandRunner {
   CachingCommandRunner(std::unique_ptr<CommandRunner> inner, BuildCache* cache, std::unique_ptr<LookupPool> lookups)
       : inner_(std::move(inner)), cache_(cache), lookups_(std::move(lookups)) {}
 
-  // An edge being looked up holds a slot: if it misses it runs on it.
+  // An edge being looked up holds a slot: if it misses it runs on it. A
+  // hit not yet handed over stops more starts, so that hits (each with its
+  // depfile's text) never pile up: a hit takes no slot, and the builder
+  // would otherwise start every ready edge before collecting one.
   size_t CanRunMore() const override {
+    if (!restored_.empty()) return 0;
     size_t room = inner_->CanRunMore();
     size_t held = lookups_ ? lookups_->in_flight() : 0;
     return room > held ? room - held : 0;
@@ -187,14 +184,14 @@ class CachingCommandRunner : public CommandRunner {
       return true;
     }
     cache_->Fetch(restore.get());
-    return Collect(*restore);
+    return Collect(restore.get());
   }
   bool WaitForCommand(Result* result, int64_t deadline, int64_t now) override {
     // Lookups first: each ends in a result (a hit) or a start (a miss).
     while (restored_.empty() && lookups_ && lookups_->in_flight() > 0) {
       std::unique_ptr<BuildCache::Restore> done = lookups_->WaitForOne(deadline);
       if (!done) return true;  // the deadline passed: no result yet
-      if (!Collect(*done)) {
+      if (!Collect(done.get())) {
         result->edge = done->edge;  // the miss could not start (the runner said why)
         result->status = kExitFailure;
         return true;
@@ -206,7 +203,7 @@ class CachingCommandRunner : public CommandRunner {
       return true;
     }
     if (!inner_->WaitForCommand(result, deadline, now)) return false;
-    if (result->edge && result->success()) cache_->Store(result->edge, result->output);
+    if (result->edge && result->success()) cache_->Store(result->edge, result->output, &result->discovered);
     return true;
   }
   std::vector<Edge*> GetActiveEdges() override {
@@ -226,10 +223,15 @@ class CachingCommandRunner : public CommandRunner {
 
  private:
   // A fetched restore: a hit's result is queued, a miss starts.
-  bool Collect(const BuildCache::Restore& restore) {
+  bool Collect(BuildCache::Restore* restore) {
+    if (!cache_->Finish(restore)) return inner_->StartCommand(restore->edge);
     Result hit;
-    if (!cache_->Finish(restore, &hit.output)) return inner_->StartCommand(restore.edge);
-    hit.edge = restore.edge;
+    hit.output = std::move(restore->output);
+    if (restore->gcc && !restore->depfile.empty()) {
+      hit.discovered = std::move(restore->discovered);
+      hit.depfile_on_disk = false;
+    }
+    hit.edge = restore->edge;
     hit.status = kExitSuccess;
     hit.cached = true;
     restored_.push_back(std::move(hit));
@@ -244,8 +246,8 @@ class CachingCommandRunner : public CommandRunner {
 
 }  // namespace
 
-BuildCache::BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& options)
-    : store_(std::move(store)), options_(options), mapper_(options.cache_base_dir) {}
+BuildCache::BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& options, bool keep_depfile)
+    : store_(std::move(store)), options_(options), keep_depfile_(keep_depfile), mapper_(options.cache_base_dir) {}
 
 BuildCache::~BuildCache() {
   // The size limit is kept by the build that added bytes.
@@ -261,7 +263,7 @@ std::unique_ptr<CommandRunner> BuildCache::Wrap(std::unique_ptr<CommandRunner> i
   return std::unique_ptr<CommandRunner>(new CachingCommandRunner(std::move(inner), this, std::move(lookups)));
 }
 
-std::string BuildCache::FirstKey(const Edge* edge) {
+std::string BuildCache::FirstKey(const Edge* edge, std::vector<FileHash>* keyed_files) {
   std::string command = edge->EvaluateCommand(true);
   // Declared inputs only: dependencies loaded from the deps log sit at the
   // end of the implicit ones and belong to the second-level key.
@@ -269,28 +271,25 @@ std::string BuildCache::FirstKey(const Edge* edge) {
   std::vector<FileHash> inputs;
   for (size_t i = 0; i < declared; ++i) {
     std::string path(edge->inputs[i]->path);
-    inputs.emplace_back(mapper_.ToKeyPath(path), hasher_.Digest(path));
+    std::string digest = hasher_.Digest(path);
+    inputs.emplace_back(mapper_.ToKeyPath(path), digest);
+    keyed_files->emplace_back(std::move(path), std::move(digest));
   }
   std::vector<std::string> outputs;
   for (const Node* output : edge->outputs) outputs.push_back(mapper_.ToKeyPath(output->path));
   return FirstLevelKey(mapper_.RelativizeCommand(command), inputs,
-                       ProgramIdentities(command, mapper_, &hasher_), outputs);
-}
-
-bool BuildCache::TryRestore(Edge* edge, std::string* output) {
-  Restore restore;
-  if (!Prepare(edge, &restore)) return false;
-  Fetch(&restore);
-  return Finish(restore, output);
+                       ProgramIdentities(command, mapper_, &hasher_, keyed_files), outputs);
 }
 
 bool BuildCache::Prepare(Edge* edge, Restore* restore) {
   if (failed_ || !IsCacheable(edge, options_.cache_rules)) return false;
   restore->edge = edge;
-  restore->first_key = FirstKey(edge);
+  restore->first_key = FirstKey(edge, &restore->keyed_files);
   for (const Node* node : edge->outputs) restore->outputs.emplace_back(node->path);
   restore->depfile = edge->GetUnescapedDepfile();
-  restore->msvc = edge->GetBinding(Rule::kDeps) == "msvc";
+  std::string deps = edge->GetBinding(Rule::kDeps);
+  restore->gcc = deps == "gcc";
+  restore->msvc = deps == "msvc";
   if (restore->msvc) {
     restore->msvc_prefix = edge->GetBinding(Rule::kMsvcDepsPrefix);
     if (restore->msvc_prefix.empty()) restore->msvc_prefix = "Note: including file:";
@@ -299,63 +298,85 @@ bool BuildCache::Prepare(Edge* edge, Restore* restore) {
 }
 
 void BuildCache::Fetch(Restore* restore) {
-  CacheEntry entry;
-  std::vector<FileHash> deps;
+  const DepsManifest::Run* run = nullptr;
   std::vector<std::string> blobs;
   std::string log;
-  if (!LookUp(restore->first_key, &entry, &deps, &blobs, &log) || !WriteOutputs(*restore, entry, blobs)) return;
-  std::string deps_text = RestoredDepsText(*restore, deps);
+  if (!LookUp(restore->first_key, &restore->manifest, &run, &blobs, &log) ||
+      !WriteOutputs(*restore, run->entry, blobs))
+    return;
   if (restore->msvc) {
-    restore->output = deps_text + log;  // /showIncludes lines first, as cl prints them
+    restore->output = RestoredDepsText(*restore, run->deps) + log;  // /showIncludes lines first, as cl prints them
   } else {
-    if (!restore->depfile.empty() && !WriteAtomically(restore->depfile, deps_text, false)) return;
-    restore->output = log;
+    if (restore->gcc) {
+      for (const FileHash& dep : run->deps) restore->discovered.push_back(mapper_.ToLocalPath(dep.first));
+      // An empty list is an empty depfile, which the builder leaves alone.
+      if (restore->discovered.empty()) restore->gcc = false;
+    }
+    // Without deps = gcc, the next build's scan reads the depfile.
+    if ((!restore->gcc || keep_depfile_) && !restore->depfile.empty() &&
+        !WriteAtomically(restore->depfile, RestoredDepsText(*restore, run->deps), false))
+      return;
+    restore->output = std::move(log);
   }
   restore->hit = true;
   for (const std::string& blob : blobs) restore->bytes += static_cast<int64_t>(blob.size());
 }
 
-bool BuildCache::Finish(const Restore& restore, std::string* output) {
-  if (!restore.hit) {
+bool BuildCache::Finish(Restore* restore) {
+  if (!restore->hit) {
     ++counts_.misses;
-    running_[restore.edge] = Running{restore.first_key, NowNanos()};
+    running_[restore->edge] = Running{std::move(restore->first_key), std::move(restore->keyed_files), NowNanos(),
+                                      std::move(restore->manifest)};
     return false;
   }
-  *output = restore.output;
   ++counts_.hits;
-  counts_.bytes_restored += restore.bytes;
+  counts_.bytes_restored += restore->bytes;
   return true;
 }
 
-bool BuildCache::LookUp(const std::string& first_key, CacheEntry* entry, std::vector<FileHash>* deps,
+bool BuildCache::LookUp(const std::string& first_key, DepsManifest* manifest, const DepsManifest::Run** found,
                         std::vector<std::string>* blobs, std::string* log) {
   std::string text, err;
-  DepsManifest manifest;
-  if (!store_->GetAction(first_key, &text) || !ParseDepsManifest(text, &manifest, &err)) return false;
-  for (const std::vector<FileHash>& run : manifest.runs) {
+  if (!store_->GetAction(first_key, &text)) return false;
+  if (!ParseDepsManifest(text, manifest, &err)) {
+    *manifest = DepsManifest();  // damaged: the next stored run replaces it
+    return false;
+  }
+  for (const DepsManifest::Run& run : manifest->runs) {
     bool matches = true;
-    for (const FileHash& file : run) {
+    for (const FileHash& file : run.deps) {
       if (hasher_.Digest(mapper_.ToLocalPath(file.first)) != file.second) {
         matches = false;
         break;
       }
     }
     if (!matches) continue;
-    // The first run whose files match names the entry; a damaged or
-    // incomplete one is a miss, and the rerun overwrites it.
-    if (!store_->GetAction(SecondLevelKey(first_key, run), &text) || !ParseCacheEntry(text, entry, &err))
-      return false;
+    // The first run whose files match is the one; a missing or damaged
+    // blob is a miss, and the rerun replaces it.
     blobs->clear();
-    for (const CacheEntry::Output& out : entry->outputs) {
+    for (const CacheEntry::Output& out : run.entry.outputs) {
       blobs->emplace_back();
-      if (!store_->GetBlob(out.digest, &blobs->back())) return false;
+      if (!GetBlob(out.digest, out.size, &blobs->back())) return false;
     }
-    log->clear();
-    if (entry->output_size > 0 && !store_->GetBlob(entry->output_digest, log)) return false;
-    *deps = run;
+    if (!GetBlob(run.entry.output_digest, run.entry.output_size, log)) return false;
+    *found = &run;
     return true;
   }
   return false;
+}
+
+bool BuildCache::GetBlob(const std::string& digest, int64_t size, std::string* bytes) {
+  static const std::string kEmpty = Sha256Hex("");
+  bytes->clear();
+  if (size == 0) return digest == kEmpty;
+  return store_->GetBlob(digest, bytes) && static_cast<int64_t>(bytes->size()) == size;
+}
+
+bool BuildCache::PutBlob(std::string_view bytes, std::string* digest) {
+  if (!bytes.empty()) return store_->PutBlob(bytes, digest);
+  static const std::string kEmpty = Sha256Hex("");
+  *digest = kEmpty;
+  return true;
 }
 
 bool BuildCache::WriteOutputs(const Restore& restore, const CacheEntry& entry,
@@ -381,7 +402,8 @@ std::string BuildCache::RestoredDepsText(const Restore& restore, const std::vect
 }
 
 bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int64_t start_ns,
-                                std::vector<FileHash>* deps, std::string* filtered_output) {
+                                std::vector<FileHash>* deps, std::string* filtered_output,
+                                std::optional<std::vector<std::string>>* discovered) {
   std::vector<std::string> paths;
   *filtered_output = output;
   if (edge->GetBinding(Rule::kDeps) == "msvc") {
@@ -390,55 +412,61 @@ bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int
     std::string content, err;
     bool executable;
     if (!ReadWhole(edge->GetUnescapedDepfile(), &content, &executable)) return false;
+    bool empty = content.empty();
     DepfileParser parser;
     if (!parser.Parse(&content, &err)) return false;
     for (std::string_view in : parser.ins) {
       paths.emplace_back(in);
       CanonicalizePath(&paths.back());
     }
+    // The builder reads a gcc depfile next, exactly so: it takes this list
+    // instead (an empty depfile it leaves alone, so that stays its own).
+    if (!empty && edge->GetBinding(Rule::kDeps) == "gcc") *discovered = paths;
   }
   for (const std::string& path : paths) {
-    std::string digest = hasher_.Digest(path);
+    int64_t mtime_ns;
+    std::string digest = hasher_.Digest(path, &mtime_ns);
     if (!IsSha256Hex(digest)) return false;  // a dependency that is gone: not reproducible
-    if (WrittenSince(path, start_ns)) return false;
+    // Written after the command started: it may have read either version.
+    if (mtime_ns > start_ns) return false;
     deps->emplace_back(mapper_.ToKeyPath(path), digest);
   }
   return true;
 }
 
-void BuildCache::Store(Edge* edge, const std::string& output) {
+void BuildCache::Store(Edge* edge, const std::string& output, std::optional<std::vector<std::string>>* discovered) {
   auto pending = running_.find(edge);
   if (pending == running_.end()) return;
-  Running run = pending->second;
+  Running run = std::move(pending->second);
   running_.erase(pending);
   // An input edited while the command ran: the key and the outputs may
-  // not match, so nothing is stored.
-  if (failed_ || FirstKey(edge) != run.first_key) return;
-  std::vector<FileHash> deps;
+  // not match, so nothing is stored. (The command line and the outputs'
+  // names cannot change during a build: the files the key read are all
+  // that needs checking, one stat each.)
+  if (failed_) return;
+  for (const FileHash& file : run.keyed_files)
+    if (hasher_.Digest(file.first) != file.second) return;
+  DepsManifest::Run stored;
   std::string log;
-  if (!DiscoveredDeps(edge, output, run.start_ns, &deps, &log)) return;
-  CacheEntry entry;
-  std::string digest, bytes;
+  if (!DiscoveredDeps(edge, output, run.start_ns, &stored.deps, &log, discovered)) return;
+  CacheEntry& entry = stored.entry;
+  std::string bytes;
   for (const Node* node : edge->outputs) {
     CacheEntry::Output out;
     out.path = mapper_.ToKeyPath(node->path);
     if (!ReadWhole(std::string(node->path), &bytes, &out.executable)) return;  // an output it did not write
     out.size = static_cast<int64_t>(bytes.size());
-    if (!store_->PutBlob(bytes, &out.digest)) return Fail("storing " + out.path);
+    if (!PutBlob(bytes, &out.digest)) return Fail("storing " + out.path);
     counts_.bytes_stored += out.size;
-    entry.outputs.push_back(out);
+    entry.outputs.push_back(std::move(out));
   }
   entry.output_size = static_cast<int64_t>(log.size());
-  if (!store_->PutBlob(log, &entry.output_digest)) return Fail("storing a command's output");
-  if (!store_->PutAction(SecondLevelKey(run.first_key, deps), SerializeCacheEntry(entry)))
-    return Fail("storing an entry");
-  // The manifest lists this run beside earlier ones (a concurrent build may
-  // replace it with its own list: that costs a later miss, never a wrong hit).
-  DepsManifest manifest;
-  std::string text, err;
-  if (store_->GetAction(run.first_key, &text)) ParseDepsManifest(text, &manifest, &err);
-  manifest.AddRun(deps);
-  if (!store_->PutAction(run.first_key, SerializeDepsManifest(manifest))) Fail("storing a manifest");
+  if (!PutBlob(log, &entry.output_digest)) return Fail("storing a command's output");
+  // The runs found at the lookup stay listed after this one. A concurrent
+  // build that stored another run meanwhile loses it here (a later miss,
+  // never a wrong hit), as it would by writing after us.
+  run.manifest.AddRun(std::move(stored));
+  if (!store_->PutAction(run.first_key, SerializeDepsManifest(run.manifest))) Fail("storing a manifest");
 }
 
 void BuildCache::Fail(const std::string& what) {

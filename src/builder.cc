@@ -493,19 +493,24 @@ bool Builder::ExtractDeps(CommandRunner::Result* result, const std::string& deps
       *err = "edge with deps=gcc but no depfile makes no sense";
       return false;
     }
-    std::string content;
-    if (!ReadFileIfExists(disk_, depfile, &content, err)) return false;
-    if (content.empty()) return true;
-    DepfileParser parser;
-    if (!parser.Parse(&content, err)) return false;
-    deps_nodes->reserve(parser.ins.size());
-    std::string path;
-    for (std::string_view input : parser.ins) {
-      path.assign(input);
-      CanonicalizePath(&path);
-      deps_nodes->push_back(state_->GetNode(path));
+    if (result->discovered) {
+      deps_nodes->reserve(result->discovered->size());
+      for (const std::string& path : *result->discovered) deps_nodes->push_back(state_->GetNode(path));
+    } else {
+      std::string content;
+      if (!ReadFileIfExists(disk_, depfile, &content, err)) return false;
+      if (content.empty()) return true;
+      DepfileParser parser;
+      if (!parser.Parse(&content, err)) return false;
+      deps_nodes->reserve(parser.ins.size());
+      std::string path;
+      for (std::string_view input : parser.ins) {
+        path.assign(input);
+        CanonicalizePath(&path);
+        deps_nodes->push_back(state_->GetNode(path));
+      }
     }
-    if (!config_.keep_depfile && disk_->RemoveFile(depfile) < 0) {
+    if (!config_.keep_depfile && result->depfile_on_disk && disk_->RemoveFile(depfile) < 0) {
       *err = std::string("deleting depfile: ") + strerror(errno) + "\n";
       return false;
     }

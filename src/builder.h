@@ -6,6 +6,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,12 @@ class CommandRunner {
     std::string output;
     int64_t peak_rss_bytes = -1;  // of the command's process tree; -1: unknown
     bool cached = false;  // restored from the build cache (build_cache.h), not run
+    // A deps = gcc depfile's inputs, canonical, when the runner already
+    // has them: the build cache parsed the depfile to store the run (it is
+    // on disk too, and is deleted as usual), or restored the run without
+    // writing the depfile (`depfile_on_disk` false).
+    std::optional<std::vector<std::string>> discovered;
+    bool depfile_on_disk = true;
     bool success() const { return status == kExitSuccess; }
   };
   virtual ~CommandRunner() = default;

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "sha256.h"
 
 namespace ronin {
@@ -56,15 +58,18 @@ std::string BaseDirMapper::RelativizeCommand(std::string_view command) const {
   return result;
 }
 
-std::string FileHasher::Digest(const std::string& path) {
+std::string FileHasher::Digest(const std::string& path, int64_t* mtime_ns) {
+  int64_t ignored;
+  if (!mtime_ns) mtime_ns = &ignored;
+  *mtime_ns = -1;
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return "missing";
+  *mtime_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
   if (!S_ISREG(st.st_mode)) return "unreadable";
-  int64_t mtime_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = known_.find(path);
-    if (it != known_.end() && it->second.mtime_ns == mtime_ns && it->second.size == st.st_size)
+    if (it != known_.end() && it->second.mtime_ns == *mtime_ns && it->second.size == st.st_size)
       return it->second.digest;
   }
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -77,11 +82,21 @@ std::string FileHasher::Digest(const std::string& path) {
     if (got < 0) break;
     hash.Update(buffer, static_cast<size_t>(got));
   }
+  // Written while it was read: the digest may mix two versions. It is not
+  // remembered, and the caller sees the newer time.
+  struct stat after;
+  bool stat_ok = fstat(fd, &after) == 0;
   close(fd);
-  if (got != 0) return "unreadable";
+  if (got != 0 || !stat_ok) return "unreadable";
+  bool steady = after.st_mtim.tv_sec == st.st_mtim.tv_sec && after.st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
+                after.st_size == st.st_size;
   std::string digest = hash.HexDigest();
+  if (!steady) {
+    *mtime_ns = std::max(*mtime_ns, int64_t{after.st_mtim.tv_sec} * 1000000000 + after.st_mtim.tv_nsec);
+    return digest;
+  }
   std::lock_guard<std::mutex> lock(mutex_);
-  known_[path] = Known{mtime_ns, st.st_size, digest};
+  known_[path] = Known{*mtime_ns, st.st_size, digest};
   return digest;
 }
 
@@ -89,7 +104,7 @@ std::string FirstLevelKey(const std::string& command, const std::vector<FileHash
                           const std::vector<std::string>& program_identities,
                           const std::vector<std::string>& outputs) {
   Sha256 hash;
-  AddPart(&hash, 'V', "ronin-cache-key 1");
+  AddPart(&hash, 'V', "ronin-cache-key 2");  // 2: the entry holds the runs' outputs
   AddPart(&hash, 'C', command);
   for (const FileHash& input : inputs) {
     AddPart(&hash, 'I', input.first);
@@ -97,16 +112,6 @@ std::string FirstLevelKey(const std::string& command, const std::vector<FileHash
   }
   for (const std::string& program : program_identities) AddPart(&hash, 'P', program);
   for (const std::string& output : outputs) AddPart(&hash, 'O', output);
-  return hash.HexDigest();
-}
-
-std::string SecondLevelKey(const std::string& first_key, const std::vector<FileHash>& discovered) {
-  Sha256 hash;
-  AddPart(&hash, 'K', first_key);
-  for (const FileHash& file : discovered) {
-    AddPart(&hash, 'F', file.first);
-    AddPart(&hash, 'D', file.second);
-  }
   return hash.HexDigest();
 }
 

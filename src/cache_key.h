@@ -1,9 +1,10 @@
-// The build cache's keys. The first-level key covers what is known before a
-// command runs: its command line, the content of its declared inputs, the
-// programs it starts with, and its output names. The second-level key adds
-// the files the command reported reading (its discovered dependencies) with
-// their contents. Absolute paths under --cache-base-dir are written
-// relative to it, so two checkouts at different paths share keys.
+// The build cache's key. It covers what is known before a command runs:
+// its command line, the content of its declared inputs, the programs it
+// starts with, and its output names. The files the command reported
+// reading (its discovered dependencies) are matched against the runs the
+// entry under the key lists (discovered_deps_manifest.h). Absolute paths
+// under --cache-base-dir are written relative to it, so two checkouts at
+// different paths share keys.
 #ifndef RONIN_CACHE_KEY_H_
 #define RONIN_CACHE_KEY_H_
 
@@ -37,8 +38,11 @@ class BaseDirMapper {
 class FileHasher {
  public:
   // The file's digest, or "missing"/"unreadable" (keys stay well defined
-  // for inputs that are not regular files).
-  std::string Digest(const std::string& path);
+  // for inputs that are not regular files). With `mtime_ns`, also the
+  // modification time seen (-1 if missing), so that a caller asking "was it
+  // written since?" needs no second stat: one stat serves both, and a file
+  // that changed while it was read reports its newer time.
+  std::string Digest(const std::string& path, int64_t* mtime_ns = nullptr);
 
  private:
   struct Known {
@@ -57,9 +61,6 @@ using FileHash = std::pair<std::string, std::string>;
 std::string FirstLevelKey(const std::string& command, const std::vector<FileHash>& inputs,
                           const std::vector<std::string>& program_identities,
                           const std::vector<std::string>& outputs);
-
-// The second-level key: the first key and the discovered files' digests.
-std::string SecondLevelKey(const std::string& first_key, const std::vector<FileHash>& discovered);
 
 }  // namespace ronin
 

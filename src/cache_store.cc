@@ -1,4 +1,4 @@
-// Directory cache storage and the action entry format (cache_store.h).
+// Directory cache storage (cache_store.h).
 #include "cache_store.h"
 
 #include <dirent.h>
@@ -6,18 +6,19 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 
-#include "checksummed_text.h"
 #include "sha256.h"
 
 namespace ronin {
 namespace {
 
-const char kEntryHeader[] = "ronin-cache-entry 1\n";
+// A file read less than this many seconds after its mtime keeps it.
+constexpr time_t kUsedRecently = 3600;
 
 bool MakeDirs(const std::string& path) {
   for (size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
@@ -37,38 +38,10 @@ bool WriteAll(int fd, std::string_view bytes) {
   return true;
 }
 
-// Takes a non-negative decimal number (at most 18 digits) off the front of *rest.
-bool TakeNumber(std::string_view* rest, int64_t* value) {
-  size_t i = 0;
-  int64_t number = 0;
-  while (i < rest->size() && (*rest)[i] >= '0' && (*rest)[i] <= '9') {
-    if (number > (INT64_MAX - 9) / 10) return false;
-    number = number * 10 + ((*rest)[i] - '0');
-    ++i;
-  }
-  if (i == 0 || i > 18) return false;
-  *value = number;
-  rest->remove_prefix(i);
-  return true;
-}
-
-bool TakeWord(std::string_view* rest, std::string_view word) {
-  if (rest->substr(0, word.size()) != word) return false;
-  rest->remove_prefix(word.size());
-  return true;
-}
-
-bool TakeDigest(std::string_view* rest, std::string* digest) {
-  if (rest->size() < 64 || !IsSha256Hex(rest->substr(0, 64))) return false;
-  digest->assign(rest->substr(0, 64));
-  rest->remove_prefix(64);
-  return true;
-}
-
 }  // namespace
 
 DirectoryCacheStore::DirectoryCacheStore(std::string root, int64_t max_bytes)
-    : root_(std::move(root)), max_bytes_(max_bytes) {}
+    : root_(std::move(root)), max_bytes_(max_bytes), tmp_prefix_(root_ + "/tmp/" + std::to_string(getpid()) + ".") {}
 
 std::string DirectoryCacheStore::PathFor(const char* kind, const std::string& name) const {
   return root_ + "/" + kind + "/" + name.substr(0, 2) + "/" + name;
@@ -77,9 +50,9 @@ std::string DirectoryCacheStore::PathFor(const char* kind, const std::string& na
 bool DirectoryCacheStore::ReadFile(const std::string& path, std::string* bytes) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
-  bytes->clear();
-  bool whole = ReadRestOfFd(fd, bytes);
-  futimens(fd, nullptr);  // used now: the last to go in Trim
+  struct stat st;
+  bool whole = fstat(fd, &st) == 0 && ReadFdExactly(fd, st.st_size, bytes);
+  if (whole && time(nullptr) - st.st_mtime > kUsedRecently) futimens(fd, nullptr);  // used now: last to go in Trim
   close(fd);
   return whole;
 }
@@ -88,11 +61,10 @@ bool DirectoryCacheStore::WriteAtomically(const std::string& path, std::string_v
   static std::atomic<unsigned> counter{0};
   // Directories are made only when missing: in a used cache they exist,
   // and a store per command should cost no mkdir calls.
-  std::string tmp_dir = root_ + "/tmp";
   std::string dir = path.substr(0, path.rfind('/'));
-  std::string tmp = tmp_dir + "/" + std::to_string(getpid()) + "." + std::to_string(counter++);
+  std::string tmp = tmp_prefix_ + std::to_string(counter++);
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0 && errno == ENOENT && MakeDirs(tmp_dir))
+  if (fd < 0 && errno == ENOENT && MakeDirs(root_ + "/tmp"))
     fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) return false;
   bool ok = WriteAll(fd, bytes);
@@ -168,56 +140,16 @@ int64_t DirectoryCacheStore::Trim() {
   return freed;
 }
 
-std::string SerializeCacheEntry(const CacheEntry& entry) {
-  std::string body;
-  for (const CacheEntry::Output& output : entry.outputs)
-    body += (output.executable ? "exe " : "out ") + output.digest + " " + std::to_string(output.size) + " " + output.path + "\n";
-  body += "log " + entry.output_digest + " " + std::to_string(entry.output_size) + "\n";
-  return WithChecksum(kEntryHeader, body);
-}
-
-bool ParseCacheEntry(std::string_view text, CacheEntry* entry, std::string* err) {
-  std::string_view rest;
-  if (!ChecksummedBody(text, kEntryHeader, &rest)) {
-    *err = "damaged cache entry";
-    return false;
-  }
-  CacheEntry parsed;
-  for (;;) {
-    CacheEntry::Output output;
-    if (TakeWord(&rest, "exe ")) {
-      output.executable = true;
-    } else if (!TakeWord(&rest, "out ")) {
-      break;
-    }
-    size_t newline;
-    if (!TakeDigest(&rest, &output.digest) || !TakeWord(&rest, " ") || !TakeNumber(&rest, &output.size) ||
-        !TakeWord(&rest, " ") || (newline = rest.find('\n')) == std::string_view::npos || newline == 0) {
-      *err = "bad output line in cache entry";
-      return false;
-    }
-    output.path.assign(rest.substr(0, newline));
-    rest.remove_prefix(newline + 1);
-    parsed.outputs.push_back(output);
-  }
-  if (!TakeWord(&rest, "log ") || !TakeDigest(&rest, &parsed.output_digest) || !TakeWord(&rest, " ") ||
-      !TakeNumber(&rest, &parsed.output_size) || rest != "\n") {
-    *err = "bad log line in cache entry";
-    return false;
-  }
-  *entry = parsed;
-  return true;
-}
-
-bool ReadRestOfFd(int fd, std::string* bytes) {
-  char buffer[65536];
-  ssize_t got;
-  while ((got = read(fd, buffer, sizeof buffer)) != 0) {
+bool ReadFdExactly(int fd, int64_t size, std::string* bytes) {
+  bytes->resize(static_cast<size_t>(size));
+  size_t done = 0;
+  while (done < bytes->size()) {
+    ssize_t got = read(fd, &(*bytes)[done], bytes->size() - done);
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) break;
-    bytes->append(buffer, static_cast<size_t>(got));
+    if (got <= 0) return false;
+    done += static_cast<size_t>(got);
   }
-  return got == 0;
+  return true;
 }
 
 }  // namespace ronin

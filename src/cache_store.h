@@ -29,7 +29,8 @@ class CacheStore {
 // A cache in a directory: DIR/ac/<2 hex>/<key>, DIR/cas/<2 hex>/<sha256>.
 // Every write goes to DIR/tmp and is renamed into place, so readers in
 // other builds see a whole file or none. Reads refresh a file's mtime,
-// which Trim uses as "last used".
+// which Trim uses as "last used", unless it is less than an hour old: LRU
+// to the hour, and a hit does not write the inodes it reads.
 class DirectoryCacheStore : public CacheStore {
  public:
   // `max_bytes`: Trim's size limit (0: none).
@@ -51,31 +52,15 @@ class DirectoryCacheStore : public CacheStore {
 
   std::string root_;
   int64_t max_bytes_;
+  std::string tmp_prefix_;  // DIR/tmp/<pid>.
 };
 
-// An action entry: what a cached command produced.
-struct CacheEntry {
-  struct Output {
-    std::string path;    // as the manifest names it
-    std::string digest;  // sha256 of its bytes
-    int64_t size = 0;
-    bool executable = false;  // restored with execute permission ("exe" line)
-  };
-  std::vector<Output> outputs;
-  std::string output_digest;  // sha256 of the command's printed output
-  int64_t output_size = 0;
-};
-
-// The text form: a header line, one line per output, the printed output's
-// line, and a checksum line over everything before it, so a truncated or
-// altered entry never parses.
-std::string SerializeCacheEntry(const CacheEntry& entry);
-// False (with *err) for anything not written by SerializeCacheEntry.
-bool ParseCacheEntry(std::string_view text, CacheEntry* entry, std::string* err);
-
-// Appends everything left to read from `fd` to *bytes (retrying on EINTR).
-// False on a read error.
-bool ReadRestOfFd(int fd, std::string* bytes);
+// Reads an open file of `size` bytes (as fstat gave it) into *bytes: one
+// read where a loop to end of file would take two. False if the file ends
+// sooner; a file that grew meanwhile is read to `size` (the cache's files
+// never change once renamed into place, and a digest or checksum check
+// refuses a cut copy).
+bool ReadFdExactly(int fd, int64_t size, std::string* bytes);
 
 }  // namespace ronin
 

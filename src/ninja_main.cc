@@ -266,7 +266,7 @@ std::unique_ptr<BuildCache> NinjaMain::OpenBuildCache() {
     Warning("build cache: %s; building without it", err.c_str());
     return nullptr;
   }
-  return std::unique_ptr<BuildCache>(new BuildCache(std::move(store), config_.ronin));
+  return std::unique_ptr<BuildCache>(new BuildCache(std::move(store), config_.ronin, config_.keep_depfile));
 }
 
 void NinjaMain::FinishLogUpgrade() {

@@ -62,7 +62,7 @@ std::string ResolveProgram(const std::string& word) {
 }  // namespace
 
 std::vector<std::string> ProgramIdentities(std::string_view command, const BaseDirMapper& mapper,
-                                           FileHasher* hasher) {
+                                           FileHasher* hasher, std::vector<FileHash>* read) {
   std::vector<std::string> identities;
   size_t at = 0;
   bool assignments = true;
@@ -77,7 +77,9 @@ std::vector<std::string> ProgramIdentities(std::string_view command, const BaseD
     assignments = false;
     std::string program = ResolveProgram(word);
     if (program.empty()) break;
-    identities.push_back(mapper.ToKeyPath(program) + ":" + hasher->Digest(program));
+    std::string digest = hasher->Digest(program);
+    identities.push_back(mapper.ToKeyPath(program) + ":" + digest);
+    if (read) read->emplace_back(program, digest);
   }
   return identities;
 }

@@ -12,15 +12,15 @@
 #include <string_view>
 #include <vector>
 
+#include "cache_key.h"
+
 namespace ronin {
 
-class BaseDirMapper;
-class FileHasher;
-
 // "path:sha256" for each leading program of `command` (at most three;
-// VAR=value assignments before them are skipped).
+// VAR=value assignments before them are skipped). With `read`, each
+// program's local path and digest are appended to it.
 std::vector<std::string> ProgramIdentities(std::string_view command, const BaseDirMapper& mapper,
-                                           FileHasher* hasher);
+                                           FileHasher* hasher, std::vector<FileHash>* read = nullptr);
 
 }  // namespace ronin
 

@@ -20,8 +20,6 @@ class Sha256 {
   std::string HexDigest();
 
  private:
-  void Block(const uint8_t* block);
-
   uint32_t state_[8];
   uint8_t buffer_[64];
   size_t buffered_ = 0;

@@ -139,6 +139,27 @@ class CacheScenarios:
         again = self.cached(cwd=self.path("a"))
         self.assertIn("[1/1]", again.stdout)  # the header's one user only
 
+    def test_restored_depfile_kept_with_keepdepfile(self):
+        # A hit hands a gcc depfile to the builder without writing it; with
+        # -d keepdepfile it is written as the compiler would have left it.
+        self.make_small("a")
+        self.cached("-d", "keepdepfile", cwd=self.path("a"))
+        with open(self.path("a/x.o.d")) as f:
+            ran = f.read()
+        self.assertIn("h.h", ran)
+        self.clean("a")
+        os.remove(self.path("a/x.o.d"))
+        os.remove(self.path("a/y.o.d"))
+        self.assertEqual(hits_and_misses(self.cached(cwd=self.path("a")).stdout), (2, 0))
+        self.assertFalse(os.path.exists(self.path("a/x.o.d")))
+        self.assertIn("h.h", self.ninja("-t", "deps", "x.o", cwd=self.path("a")).stdout)
+        self.clean("a")
+        self.assertEqual(hits_and_misses(self.cached("-d", "keepdepfile", cwd=self.path("a")).stdout), (2, 0))
+        with open(self.path("a/x.o.d")) as f:
+            restored = f.read()
+        self.assertEqual(restored.split(), ran.replace("\\\n", " ").split())
+        self.assertIn("no work to do", self.ninja(cwd=self.path("a")).stdout)
+
     def test_each_part_of_the_key_misses(self):
         self.make_small("a")
         self.cached(cwd=self.path("a"))
@@ -256,7 +277,22 @@ class CacheScenarios:
 
 
 class DirectoryCacheTest(CacheScenarios, NinjaTestCase):
-    pass
+    def test_a_stored_run_is_one_entry_and_the_empty_blob_no_file(self):
+        # One entry per command (its discovered files and outputs together),
+        # one blob per non-empty output: x.o, y.o and x.c's warning. y.c's
+        # empty printed output and the empty stamp are not written as files,
+        # yet restore.
+        self.make_small("a")
+        self.write("a/build.ninja", SMALL_BUILD + "rule stamp\n  command = : > $out && echo '$out: x.c' > $out.d\n"
+                   "  depfile = $out.d\nbuild s.stamp: stamp\n")
+        self.assertEqual(hits_and_misses(self.cached(cwd=self.path("a")).stdout), (0, 3))
+        self.assertEqual(len(glob.glob(os.path.join(self.backend.dir, "ac", "*", "*"))), 3)
+        self.assertEqual(len(self.backend.blob_files()), 3)
+        self.clean("a")
+        os.remove(self.path("a/s.stamp"))
+        self.assertEqual(hits_and_misses(self.cached(cwd=self.path("a")).stdout), (3, 0))
+        self.assertEqual(self.read_bytes("a/s.stamp"), b"")
+        self.assertIn("no work to do", self.ninja(cwd=self.path("a")).stdout)
 
 
 # The 300-file CMake tree: checkout A fills the cache, checkout B at another

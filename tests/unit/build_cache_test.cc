@@ -2,6 +2,9 @@
 // first-level entry format (discovered_deps_manifest.h).
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <fstream>
 
 #include "cache_key.h"
@@ -48,9 +51,6 @@ TEST(CacheKeyTest, EveryPartChangesTheKey) {
   EXPECT_NE(key, FirstLevelKey("cc -c a.c", inputs, {"/usr/bin/cc:1"}, {"b.o"}));
   // Parts are length-prefixed: moving bytes between parts changes the key.
   EXPECT_NE(FirstLevelKey("a", {}, {}, {"bc"}), FirstLevelKey("ab", {}, {}, {"c"}));
-  std::string second = SecondLevelKey(key, {{"h.h", Sha256Hex("1")}});
-  EXPECT_NE(second, SecondLevelKey(key, {{"h.h", Sha256Hex("2")}}));
-  EXPECT_NE(second, SecondLevelKey(key, {}));
 }
 
 TEST(FileHasherTest, DigestsContentAndNamesMissingFiles) {
@@ -63,25 +63,103 @@ TEST(FileHasherTest, DigestsContentAndNamesMissingFiles) {
   EXPECT_EQ("unreadable", hasher.Digest(dir.path()));
 }
 
+TEST(FileHasherTest, ReportsTheModificationTimeItSaw) {
+  test::ScopedTempDir dir;
+  std::string path = dir.path() + "/f";
+  std::ofstream(path) << "hello";
+  struct timespec times[2] = {{1000, 5}, {2000, 7}};
+  ASSERT_EQ(0, utimensat(AT_FDCWD, path.c_str(), times, 0));
+  FileHasher hasher;
+  int64_t mtime_ns = 0;
+  EXPECT_EQ(Sha256Hex("hello"), hasher.Digest(path, &mtime_ns));
+  EXPECT_EQ(int64_t{2000} * 1000000000 + 7, mtime_ns);
+  // From the memo the same (one stat, no read).
+  mtime_ns = 0;
+  EXPECT_EQ(Sha256Hex("hello"), hasher.Digest(path, &mtime_ns));
+  EXPECT_EQ(int64_t{2000} * 1000000000 + 7, mtime_ns);
+  // Rewritten: a new time, a new digest.
+  std::ofstream(path) << "bye";
+  times[1] = {3000, 9};
+  ASSERT_EQ(0, utimensat(AT_FDCWD, path.c_str(), times, 0));
+  EXPECT_EQ(Sha256Hex("bye"), hasher.Digest(path, &mtime_ns));
+  EXPECT_EQ(int64_t{3000} * 1000000000 + 9, mtime_ns);
+  EXPECT_EQ("missing", hasher.Digest(dir.path() + "/none", &mtime_ns));
+  EXPECT_EQ(-1, mtime_ns);
+}
+
+DepsManifest::Run SampleRun(std::vector<FileHash> deps) {
+  DepsManifest::Run run;
+  run.deps = std::move(deps);
+  run.entry.outputs.push_back({"obj/a.o", Sha256Hex("a"), 1});
+  run.entry.outputs.push_back({"obj/with space.o", Sha256Hex("bb"), 2, true});
+  run.entry.output_digest = Sha256Hex("warning: x\n");
+  run.entry.output_size = 11;
+  return run;
+}
+
 TEST(DepsManifestTest, RoundTripsAndRejectsDamage) {
   DepsManifest manifest;
-  manifest.AddRun({{"<base>/h.h", Sha256Hex("1")}, {"/usr/include/stdio.h", Sha256Hex("2")}});
-  manifest.AddRun({});
-  manifest.AddRun({{"<base>/h.h", Sha256Hex("1")}, {"/usr/include/stdio.h", Sha256Hex("2")}});
+  manifest.AddRun(SampleRun({{"<base>/h.h", Sha256Hex("1")}, {"/usr/include/stdio.h", Sha256Hex("2")}}));
+  manifest.AddRun(SampleRun({}));
+  manifest.AddRun(SampleRun({{"<base>/h.h", Sha256Hex("1")}, {"/usr/include/stdio.h", Sha256Hex("2")}}));
   ASSERT_EQ(2u, manifest.runs.size());  // the repeated run moved to the front
-  EXPECT_EQ(2u, manifest.runs[0].size());
+  EXPECT_EQ(2u, manifest.runs[0].deps.size());
   std::string text = SerializeDepsManifest(manifest);
   DepsManifest parsed;
   std::string err;
   ASSERT_TRUE(ParseDepsManifest(text, &parsed, &err)) << err;
   EXPECT_EQ(manifest.runs, parsed.runs);
+  EXPECT_EQ(text, SerializeDepsManifest(parsed));
+  ASSERT_EQ(2u, parsed.runs[1].entry.outputs.size());
+  EXPECT_EQ("obj/with space.o", parsed.runs[1].entry.outputs[1].path);
+  EXPECT_TRUE(parsed.runs[1].entry.outputs[1].executable);
+  EXPECT_EQ(11, parsed.runs[1].entry.output_size);
   for (size_t cut = 0; cut < text.size(); ++cut)
     EXPECT_FALSE(ParseDepsManifest(text.substr(0, cut), &parsed, &err)) << cut;
-  std::string altered = text;
-  altered[30] ^= 1;
-  EXPECT_FALSE(ParseDepsManifest(altered, &parsed, &err));
-  for (int i = 0; i < 40; ++i) manifest.AddRun({{"f", Sha256Hex(std::to_string(i))}});
+  for (size_t i = 0; i < text.size(); ++i) {
+    std::string altered = text;
+    altered[i] ^= 1;
+    EXPECT_FALSE(ParseDepsManifest(altered, &parsed, &err)) << i;
+  }
+  for (int i = 0; i < 40; ++i) manifest.AddRun(SampleRun({{"f", Sha256Hex(std::to_string(i))}}));
   EXPECT_EQ(DepsManifest::kMaxRuns, manifest.runs.size());
+}
+
+TEST(DepsManifestTest, ARunWithTheSameFilesReplacesTheOlderOne) {
+  DepsManifest manifest;
+  DepsManifest::Run first = SampleRun({{"h.h", Sha256Hex("1")}});
+  DepsManifest::Run again = first;
+  again.entry.outputs[0].digest = Sha256Hex("rebuilt");
+  manifest.AddRun(first);
+  manifest.AddRun(again);
+  ASSERT_EQ(1u, manifest.runs.size());
+  EXPECT_EQ(again, manifest.runs[0]);
+}
+
+TEST(DepsManifestTest, OnlyWhatItWritesParses) {
+  // Well-formed checksums around bodies it would never write.
+  std::string digest(64, 'a');
+  const std::vector<std::string> bodies = {
+      "run 01\n",                                   // a leading zero
+      "run 1\nlog " + digest + " 0\n",             // a dep line missing
+      "run 0\n",                                    // no log line
+      "run 0\nout " + digest + " 1 \nlog " + digest + " 0\n",  // an output without a path
+      "run 0\nlog " + std::string(64, 'A') + " 0\n",  // not lowercase hex
+  };
+  for (const std::string& body : bodies) {
+    std::string text = "ronin-cache-manifest 2\n" + body;
+    text += "sum " + Sha256Hex(text) + "\n";
+    DepsManifest parsed;
+    std::string err;
+    EXPECT_FALSE(ParseDepsManifest(text, &parsed, &err)) << body;
+    EXPECT_FALSE(err.empty());
+  }
+  // Format 1 (a separate entry per run) is not read.
+  std::string old = "ronin-cache-manifest 1\nrun 0\n";
+  old += "sum " + Sha256Hex(old) + "\n";
+  DepsManifest parsed;
+  std::string err;
+  EXPECT_FALSE(ParseDepsManifest(old, &parsed, &err));
 }
 
 }  // namespace

@@ -1,5 +1,4 @@
-// The build cache's storage (cache_store.h): the directory backend and the
-// action entry format.
+// The build cache's storage (cache_store.h): the directory backend.
 #include "cache_store.h"
 
 #include <sys/stat.h>
@@ -103,39 +102,26 @@ TEST(DirectoryCacheStoreTest, TrimEvictsLeastRecentlyUsed) {
   EXPECT_EQ(0, store.Trim());
 }
 
-CacheEntry SampleEntry() {
-  CacheEntry entry;
-  entry.outputs.push_back({"obj/a.o", Sha256Hex("a"), 1});
-  entry.outputs.push_back({"obj/with space.o", Sha256Hex("bb"), 2});
-  entry.output_digest = Sha256Hex("warning: x\n");
-  entry.output_size = 11;
-  return entry;
-}
-
-TEST(CacheEntryTest, RoundTrip) {
-  std::string text = SerializeCacheEntry(SampleEntry());
-  CacheEntry parsed;
-  std::string err;
-  ASSERT_TRUE(ParseCacheEntry(text, &parsed, &err)) << err;
-  ASSERT_EQ(2u, parsed.outputs.size());
-  EXPECT_EQ("obj/with space.o", parsed.outputs[1].path);
-  EXPECT_EQ(Sha256Hex("bb"), parsed.outputs[1].digest);
-  EXPECT_EQ(2, parsed.outputs[1].size);
-  EXPECT_EQ(11, parsed.output_size);
-  EXPECT_EQ(text, SerializeCacheEntry(parsed));
-}
-
-TEST(CacheEntryTest, EveryTruncationAndEveryChangedByteIsRejected) {
-  std::string text = SerializeCacheEntry(SampleEntry());
-  CacheEntry parsed;
-  std::string err;
-  for (size_t length = 0; length < text.size(); ++length)
-    EXPECT_FALSE(ParseCacheEntry(text.substr(0, length), &parsed, &err)) << length;
-  for (size_t i = 0; i < text.size(); ++i) {
-    std::string changed = text;
-    changed[i] ^= 1;
-    EXPECT_FALSE(ParseCacheEntry(changed, &parsed, &err)) << i;
-  }
+TEST(DirectoryCacheStoreTest, AReadRefreshesOnlyAnHourOldTime) {
+  ScopedTempDir dir;
+  DirectoryCacheStore store(dir.path(), 0);
+  std::string old_digest, new_digest;
+  ASSERT_TRUE(store.PutBlob("old", &old_digest));
+  ASSERT_TRUE(store.PutBlob("new", &new_digest));
+  std::string old_path = dir.File("cas/" + old_digest.substr(0, 2) + "/" + old_digest);
+  std::string new_path = dir.File("cas/" + new_digest.substr(0, 2) + "/" + new_digest);
+  time_t now = time(nullptr);
+  struct utimbuf two_hours_ago = {now - 7200, now - 7200}, a_minute_ago = {now - 60, now - 60};
+  ASSERT_EQ(0, utime(old_path.c_str(), &two_hours_ago));
+  ASSERT_EQ(0, utime(new_path.c_str(), &a_minute_ago));
+  std::string bytes;
+  ASSERT_TRUE(store.GetBlob(old_digest, &bytes));
+  ASSERT_TRUE(store.GetBlob(new_digest, &bytes));
+  struct stat st;
+  ASSERT_EQ(0, stat(old_path.c_str(), &st));
+  EXPECT_GE(st.st_mtime, now);  // used now
+  ASSERT_EQ(0, stat(new_path.c_str(), &st));
+  EXPECT_EQ(now - 60, st.st_mtime);  // recent enough: not written
 }
 
 }  // namespace
