@@ -596,6 +596,80 @@ def probe_default_stack(sc, trees, bins):
 
 
 # --------------------------------------------------------------------------
+# The single-threaded floor (stat_floor.cc): read the manifests and logs
+# whole, then one stat per file, on one thread, nothing parsed or kept.
+
+FLOOR_SOURCE = os.path.join(HERE, "stat_floor.cc")
+
+
+def has_floor(sc):
+    """The no-op scenarios of the ordinary trees (not under RONIN_FLAGS, not
+    after a manifest change, not the tool-shaped chain and fan-in)."""
+    return type(sc) is Noop and not sc.env and sc.tree in ("plain", "deps", "plain4x")
+
+
+def build_floor(workdir):
+    exe = os.path.join(workdir, "stat_floor")
+    subprocess.check_call([os.environ.get("CXX", "g++"), "-O2", "-o", exe, FLOOR_SOURCE])
+    return exe
+
+
+def manifest_files(bdir):
+    """build.ninja and every file it includes or subninjas, relative to bdir."""
+    found, todo = [], ["build.ninja"]
+    while todo:
+        path = todo.pop()
+        found.append(path)
+        with open(os.path.join(bdir, path), errors="replace") as f:
+            for line in f:
+                m = re.match(r"(?:subninja|include)\s+(\S+)\s*$", line)
+                if m:
+                    todo.append(m.group(1))
+    return found
+
+
+def floor_list(tree, ref, workdir):
+    """Writes the floor's list for `tree` (untimed; the graph's files come
+    from the reference's -t targets all, -t inputs and -t deps) and returns
+    its path and the number of files to stat."""
+    bdir = tree["bdir"]
+
+    def tool(*args):
+        return subprocess.run([ref, "-t"] + list(args), cwd=bdir, stdout=subprocess.PIPE, check=True,
+                              stderr=subprocess.DEVNULL, universal_newlines=True).stdout.splitlines()
+    paths = dict.fromkeys(tool("inputs"))
+    paths.update(dict.fromkeys(line.rsplit(": ", 1)[0] for line in tool("targets", "all")))
+    if os.path.exists(os.path.join(bdir, ".ninja_deps")):
+        paths.update(dict.fromkeys(line.strip() for line in tool("deps") if line.startswith("    ")))
+    lines = ["r " + m for m in manifest_files(bdir)]
+    lines += ["r " + log for log in (".ninja_log", ".ninja_deps") if os.path.exists(os.path.join(bdir, log))]
+    lines += ["s " + p for p in paths if p]
+    list_path = os.path.join(workdir, "floor-%s.list" % os.path.basename(tree["root"]))
+    with open(list_path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return list_path, len(paths)
+
+
+def bench_floor(sc, tree, floor_exe, ref, runs, workdir):
+    """The floor's median wall and CPU time in `sc`'s tree (a warm-up, then
+    `runs` runs), right after the scenario's own runs."""
+    list_path, files = floor_list(tree, ref, workdir)
+    out_path = os.path.join(workdir, "out-%s-floor.txt" % sc.name)
+    walls, cpus = [], []
+    for rnd in range(runs + 1):
+        rc, wall, cpu, _ = run_measured([floor_exe, list_path], tree["bdir"], out_path, use_time=False)
+        did = read_out(out_path).strip()
+        if rc != 0 or "statted %d files" % files not in did:
+            raise RuntimeError("stat_floor in %s: exit %d, %r" % (tree["bdir"], rc, did))
+        if rnd > 0:
+            walls.append(wall)
+            cpus.append(cpu)
+        log("  %-13s floor %s wall %.3fs cpu %.3fs (%s)" % (sc.name, "warm-up" if rnd == 0 else "run %d" % rnd,
+                                                          wall, cpu, did))
+    return {"wall": walls, "cpu": cpus, "median_wall": med(walls), "median_cpu": med(cpus), "work": did}
+
+
+# --------------------------------------------------------------------------
 
 def machine_facts():
     facts = {}
@@ -742,6 +816,7 @@ def main(argv=None):
     if args.callgrind:
         return callgrind_mode(args, sel, trees, bins, size)
 
+    floor_exe = build_floor(args.workdir) if any(has_floor(sc) for sc in sel) else None
     started = datetime.datetime.now()
     load_start = os.getloadavg()
     results = []
@@ -773,6 +848,12 @@ def main(argv=None):
             if base:
                 entry["notes"] = "ours / ours without --cache: %.2f" % (
                     med(res["ours"]["wall"]) / base["ours"]["median_wall"])
+        if has_floor(sc):
+            floor = bench_floor(sc, trees[(sc.tree, None)], floor_exe, bins["ref"], args.runs, args.workdir)
+            entry["floor"] = floor
+            entry["notes"] = "single-threaded floor %.3f s: ours/floor %.2f, ref/floor %.2f" % (
+                floor["median_wall"], med(res["ours"]["wall"]) / floor["median_wall"],
+                med(res["ref"]["wall"]) / floor["median_wall"])
         if sc.name == "chain":
             notes = probe_default_stack(sc, trees, bins)
             bad = ["%s %s" % (b, n) for b, n in notes.items() if n != "ok"]
