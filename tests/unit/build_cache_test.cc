@@ -87,6 +87,27 @@ TEST(FileHasherTest, ReportsTheModificationTimeItSaw) {
   EXPECT_EQ(-1, mtime_ns);
 }
 
+// The memo answers by path, time and size without reading again, for
+// every path it holds, however much its table has grown since.
+TEST(FileHasherTest, MemoKeepsEveryPathAcrossGrowth) {
+  test::ScopedTempDir dir;
+  FileHasher hasher;
+  struct timespec times[2] = {{1000, 0}, {2000, 0}};
+  std::vector<std::string> paths;
+  for (int i = 0; i < 1000; ++i) {
+    paths.push_back(dir.path() + "/dir" + std::to_string(i % 7) + "_file_" + std::to_string(i));
+    std::ofstream(paths.back()) << "content " << i % 10;  // same size for every file
+    ASSERT_EQ(0, utimensat(AT_FDCWD, paths.back().c_str(), times, 0));
+    EXPECT_EQ(Sha256Hex("content " + std::to_string(i % 10)), hasher.Digest(paths.back()));
+  }
+  for (int i = 0; i < 1000; ++i) {
+    // Same size, same time, other bytes: only a memo hit returns the old digest.
+    std::ofstream(paths[i]) << "CONTENT " << i % 10;
+    ASSERT_EQ(0, utimensat(AT_FDCWD, paths[i].c_str(), times, 0));
+    EXPECT_EQ(Sha256Hex("content " + std::to_string(i % 10)), hasher.Digest(paths[i])) << paths[i];
+  }
+}
+
 DepsManifest::Run SampleRun(std::vector<FileHash> deps) {
   DepsManifest::Run run;
   run.deps = std::move(deps);
