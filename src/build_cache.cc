@@ -73,6 +73,12 @@ int64_t NowNanos() {
   return int64_t{now.tv_sec} * 1000000000 + now.tv_nsec;
 }
 
+// The name of the empty blob, which is never stored (BuildCache::GetBlob).
+const std::string& EmptyBlobDigest() {
+  static const std::string digest = Sha256Hex("");
+  return digest;
+}
+
 // A path as a depfile writes it (space, '#' and '$' escaped).
 std::string DepfileEscape(const std::string& path) {
   std::string escaped;
@@ -366,16 +372,14 @@ bool BuildCache::LookUp(const std::string& first_key, DepsManifest* manifest, co
 }
 
 bool BuildCache::GetBlob(const std::string& digest, int64_t size, std::string* bytes) {
-  static const std::string kEmpty = Sha256Hex("");
   bytes->clear();
-  if (size == 0) return digest == kEmpty;
+  if (size == 0) return digest == EmptyBlobDigest();
   return store_->GetBlob(digest, bytes) && static_cast<int64_t>(bytes->size()) == size;
 }
 
 bool BuildCache::PutBlob(std::string_view bytes, std::string* digest) {
   if (!bytes.empty()) return store_->PutBlob(bytes, digest);
-  static const std::string kEmpty = Sha256Hex("");
-  *digest = kEmpty;
+  *digest = EmptyBlobDigest();
   return true;
 }
 

@@ -21,23 +21,6 @@ bool ContinuesPathName(char c) {
          c == '-' || c == '.' || c == '+' || c == '~';
 }
 
-int HexValue(char c) { return c <= '9' ? c - '0' : c - 'a' + 10; }
-
-// A digest's 64 hex digits as its 32 bytes, and back.
-void HexToBytes(const std::string& hex, uint8_t bytes[32]) {
-  for (int i = 0; i < 32; ++i) bytes[i] = static_cast<uint8_t>(HexValue(hex[2 * i]) << 4 | HexValue(hex[2 * i + 1]));
-}
-
-std::string BytesToHex(const uint8_t bytes[32]) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string hex(64, '\0');
-  for (int i = 0; i < 32; ++i) {
-    hex[2 * i] = kHex[bytes[i] >> 4];
-    hex[2 * i + 1] = kHex[bytes[i] & 15];
-  }
-  return hex;
-}
-
 // A part of a key: a tag, then the length, then the bytes, so no two
 // different lists of parts hash the same bytes.
 void AddPart(Sha256* hash, char tag, std::string_view bytes) {
@@ -88,7 +71,7 @@ std::string FileHasher::Digest(const std::string& path, int64_t* mtime_ns) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = known_.find(path);
     if (it != known_.end() && it->second.mtime_ns == *mtime_ns && it->second.size == st.st_size)
-      return BytesToHex(it->second.digest);
+      return Sha256DigestHex(it->second.digest);
   }
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return "unreadable";
@@ -108,13 +91,13 @@ std::string FileHasher::Digest(const std::string& path, int64_t* mtime_ns) {
   if (got != 0 || !stat_ok) return "unreadable";
   bool steady = after.st_mtim.tv_sec == st.st_mtim.tv_sec && after.st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
                 after.st_size == st.st_size;
-  std::string digest = hash.HexDigest();
+  Known known{*mtime_ns, st.st_size, {}};
+  hash.Digest(known.digest);
+  std::string digest = Sha256DigestHex(known.digest);
   if (!steady) {
     *mtime_ns = std::max(*mtime_ns, int64_t{after.st_mtim.tv_sec} * 1000000000 + after.st_mtim.tv_nsec);
     return digest;
   }
-  Known known{*mtime_ns, st.st_size, {}};
-  HexToBytes(digest, known.digest);
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = known_.find(path);
   if (it == known_.end()) {

@@ -33,17 +33,28 @@ void Sha256::Update(const void* data, size_t size) {
   buffered_ = size;
 }
 
-std::string Sha256::HexDigest() {
+void Sha256::Digest(uint8_t digest[32]) {
   uint64_t bits = length_ * 8;
   uint8_t pad[72] = {0x80};
   size_t pad_size = (buffered_ < 56 ? 56 : 120) - buffered_;
   for (int i = 0; i < 8; ++i) pad[pad_size + i] = static_cast<uint8_t>(bits >> (56 - 8 * i));
   Update(pad, pad_size + 8);
+  for (int i = 0; i < 32; ++i) digest[i] = static_cast<uint8_t>(state_[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+std::string Sha256::HexDigest() {
+  uint8_t digest[32];
+  Digest(digest);
+  return Sha256DigestHex(digest);
+}
+
+std::string Sha256DigestHex(const uint8_t digest[32]) {
   static const char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(64);
-  for (uint32_t word : state_)
-    for (int shift = 28; shift >= 0; shift -= 4) hex += kHex[(word >> shift) & 15];
+  std::string hex(64, '\0');
+  for (int i = 0; i < 32; ++i) {
+    hex[2 * i] = kHex[digest[i] >> 4];
+    hex[2 * i + 1] = kHex[digest[i] & 15];
+  }
   return hex;
 }
 

@@ -16,6 +16,8 @@ class Sha256 {
   Sha256();
   void Update(const void* data, size_t size);
   void Update(std::string_view text) { Update(text.data(), text.size()); }
+  // The digest's 32 bytes; the object is spent after it.
+  void Digest(uint8_t digest[32]);
   // The digest as 64 lowercase hex digits; the object is spent after it.
   std::string HexDigest();
 
@@ -25,6 +27,9 @@ class Sha256 {
   size_t buffered_ = 0;
   uint64_t length_ = 0;  // bytes so far
 };
+
+// A digest's 32 bytes as 64 lowercase hex digits.
+std::string Sha256DigestHex(const uint8_t digest[32]);
 
 // SHA-256 of `data` as 64 lowercase hex digits.
 std::string Sha256Hex(std::string_view data);
