@@ -13,6 +13,7 @@
 #include <atomic>
 
 #include "sha256.h"
+#include "util.h"
 
 namespace ronin {
 namespace {
@@ -142,14 +143,7 @@ int64_t DirectoryCacheStore::Trim() {
 
 bool ReadFdExactly(int fd, int64_t size, std::string* bytes) {
   bytes->resize(static_cast<size_t>(size));
-  size_t done = 0;
-  while (done < bytes->size()) {
-    ssize_t got = read(fd, &(*bytes)[done], bytes->size() - done);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return false;
-    done += static_cast<size_t>(got);
-  }
-  return true;
+  return ReadUpTo(fd, &(*bytes)[0], bytes->size()) == size;
 }
 
 }  // namespace ronin

@@ -13,6 +13,7 @@
 #include "graph_image.h"
 #include "hash.h"
 #include "string_table.h"
+#include "util.h"
 
 namespace ronin {
 
@@ -26,13 +27,7 @@ constexpr size_t kMinNodeBytes = 12;
 constexpr size_t kMinEdgeBytes = 40;
 
 bool ReadFully(int fd, char* buffer, size_t size) {
-  size_t done = 0;
-  while (done < size) {
-    ssize_t got = read(fd, buffer + done, size - done);
-    if (got <= 0) return false;
-    done += static_cast<size_t>(got);
-  }
-  return true;
+  return ReadUpTo(fd, buffer, size) == static_cast<int64_t>(size);
 }
 
 struct Header {

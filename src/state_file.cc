@@ -39,19 +39,6 @@ uint64_t GetLE(const char* p, int bytes) {
 
 uint64_t Checksum(const char* data, size_t size) { return RapidHashSeeded(data, size, kChecksumSeed); }
 
-// Reads up to `size` bytes (fewer only at the end of the file); -1 on error.
-ssize_t ReadFully(int fd, char* data, size_t size) {
-  size_t done = 0;
-  while (done < size) {
-    ssize_t n = read(fd, data + done, size - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return -1;
-    if (n == 0) break;
-    done += static_cast<size_t>(n);
-  }
-  return static_cast<ssize_t>(done);
-}
-
 }  // namespace
 
 std::string StateFileHeader(uint32_t version) {
@@ -114,8 +101,8 @@ bool StateFile::Load(const std::string& path, std::string* err) {
     return false;
   }
   char header[kHeaderSize];
-  ssize_t header_size = ReadFully(fd, header, kHeaderSize);
-  bool header_ok = header_size == static_cast<ssize_t>(kHeaderSize) &&
+  int64_t header_size = ReadUpTo(fd, header, kHeaderSize);
+  bool header_ok = header_size == static_cast<int64_t>(kHeaderSize) &&
                    memcmp(header, kSignature, kSignatureSize) == 0 &&
                    GetLE(header + kSignatureSize, 4) == kCurrentVersion;
   off_t good_end = header_ok ? LoadRecords(fd) : 0;
@@ -167,7 +154,7 @@ off_t StateFile::LoadRecords(int fd) {
     end -= begin;
     begin = 0;
     if (end + kChunk > buffer.size()) buffer.resize(end + kChunk);
-    ssize_t n = ReadFully(fd, &buffer[end], buffer.size() - end);
+    int64_t n = ReadUpTo(fd, &buffer[end], buffer.size() - end);
     if (n < 0) return -1;
     if (n == 0) break;  // a tail shorter than a record stays behind good_end
     end += static_cast<size_t>(n);

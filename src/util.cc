@@ -375,6 +375,18 @@ std::string_view DirName(std::string_view path) {
   return path.substr(0, slash == 0 ? 1 : slash);
 }
 
+int64_t ReadUpTo(int fd, char* data, size_t size) {
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = read(fd, data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    if (n == 0) break;
+    done += static_cast<size_t>(n);
+  }
+  return static_cast<int64_t>(done);
+}
+
 int64_t MonotonicMillis() {
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);

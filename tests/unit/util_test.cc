@@ -4,9 +4,11 @@
 #include "util.h"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <random>
 #include <string>
@@ -369,6 +371,22 @@ TEST(ParseNumberTest, AgreesWithLibc) {
     snprintf(hex, sizeof hex, "%" PRIx64, static_cast<uint64_t>(random() >> (random() % 64)));
     EXPECT_EQ(strtoull(hex, nullptr, 16), ParseHex(hex)) << hex;
   }
+}
+
+TEST(ReadUpToTest, ReadsWholeRequestOrToTheEnd) {
+  int pipe_fds[2];
+  ASSERT_EQ(0, pipe(pipe_fds));
+  ASSERT_EQ(10, write(pipe_fds[1], "0123456789", 10));
+  close(pipe_fds[1]);
+  char buffer[16] = {};
+  EXPECT_EQ(4, ReadUpTo(pipe_fds[0], buffer, 4));
+  EXPECT_EQ("0123", std::string(buffer, 4));
+  // More asked than is left: what is left, then nothing.
+  EXPECT_EQ(6, ReadUpTo(pipe_fds[0], buffer, sizeof buffer));
+  EXPECT_EQ("456789", std::string(buffer, 6));
+  EXPECT_EQ(0, ReadUpTo(pipe_fds[0], buffer, sizeof buffer));
+  close(pipe_fds[0]);
+  EXPECT_EQ(-1, ReadUpTo(-1, buffer, sizeof buffer));
 }
 
 }  // namespace
