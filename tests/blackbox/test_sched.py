@@ -166,7 +166,9 @@ class Tmux:
 
     def __init__(self, test, cwd, args, columns=80, rows=12):
         self.name = "ronin-test-%d-%d" % (os.getpid(), next(Tmux.sessions))
-        command = "%s %s; echo $? > rc; sleep 600" % (NINJA, " ".join(args))
+        # The exit status lands in rc by rename: a test that sees rc exist
+        # must never read it between the shell's create and its write.
+        command = "%s %s; echo $? > rc.tmp; mv rc.tmp rc; sleep 600" % (NINJA, " ".join(args))
         env = dict(os.environ, TERM="xterm")
         env.pop("TMUX", None)
         subprocess.run(["tmux", "-L", self.name, "new-session", "-d", "-s", self.name, "-x", str(columns),
