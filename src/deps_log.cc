@@ -387,6 +387,10 @@ bool DepsLog::RecordDeps(Node* node, TimeStamp mtime, int count, Node* const* de
   }
   if (fflush(file_) != 0) return false;
 
+  if (!keep_recorded_) {
+    UpdateDeps(node->deps_log_id, nullptr);
+    return true;
+  }
   int32_t* ids;
   Deps* stored = NewDeps(mtime, count, &ids);
   for (int i = 0; i < count; ++i) ids[i] = deps[i]->deps_log_id;

@@ -61,6 +61,13 @@ class DepsLog {
   // Records `node`'s deps unless identical to what is stored.
   bool RecordDeps(Node* node, TimeStamp mtime, const std::vector<Node*>& deps);
   bool RecordDeps(Node* node, TimeStamp mtime, int count, Node* const* deps);
+  // Whether RecordDeps keeps the record it wrote in memory (the default).
+  // A build turns it off: it records each output once, after the output's
+  // edge was scanned, and nothing later in the build reads a record back
+  // (the next run reads the file). A clean build of a large tree would
+  // otherwise hold every dependency it discovered until it exits. The
+  // record then reads as absent here: never stale.
+  void KeepRecordedDeps(bool keep) { keep_recorded_ = keep; }
   void Close();
 
   Deps* GetDeps(const Node* node) const;
@@ -114,6 +121,7 @@ class DepsLog {
   FILE* file_ = nullptr;
   std::string file_path_;
   bool needs_recompaction_ = false;
+  bool keep_recorded_ = true;
 };
 
 }  // namespace ronin

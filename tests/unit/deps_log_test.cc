@@ -215,6 +215,35 @@ TEST_F(DepsLogTest, UnchangedDepsAfterReloadAreNotRewritten) {
   EXPECT_EQ(before, ReadRealFile(path_));
 }
 
+TEST_F(DepsLogTest, RecordsNotKeptAreWrittenTheSameAndReadAsAbsent) {
+  // A build's log: the file gets exactly the bytes a keeping log writes;
+  // memory keeps neither the new record nor the stale one it replaced.
+  WriteRealFile(path_, kHeader + PathRecord("o", 0) + PathRecord("a", 1) + DepsRecord(0, 1, {1}));
+  State state;
+  DepsLog log;
+  std::string err;
+  ASSERT_EQ(DepsLog::LoadStatus::kSuccess, log.Load(path_, &state, &err));
+  ASSERT_TRUE(log.OpenForWrite(path_, &err)) << err;
+  log.KeepRecordedDeps(false);
+  ASSERT_TRUE(log.RecordDeps(state.GetNode("p"), 7, Nodes(&state, {"a"})));
+  ASSERT_TRUE(log.RecordDeps(state.LookupNode("o"), 2, Nodes(&state, {"b", "a"})));
+  EXPECT_EQ(nullptr, log.GetDeps(state.LookupNode("p")));
+  EXPECT_EQ(nullptr, log.GetDeps(state.LookupNode("o")));
+  log.Close();
+  EXPECT_EQ(kHeader + PathRecord("o", 0) + PathRecord("a", 1) + DepsRecord(0, 1, {1}) + PathRecord("p", 2) +
+                DepsRecord(2, 7, {1}) + PathRecord("b", 3) + DepsRecord(0, 2, {3, 1}),
+            ReadRealFile(path_));
+
+  State reloaded_state;
+  DepsLog reloaded;
+  ASSERT_EQ(DepsLog::LoadStatus::kSuccess, reloaded.Load(path_, &reloaded_state, &err));
+  DepsLog::Deps* deps = reloaded.GetDeps(reloaded_state.LookupNode("o"));
+  ASSERT_NE(nullptr, deps);
+  EXPECT_EQ(2, deps->mtime);
+  ASSERT_EQ(2, deps->node_count);
+  EXPECT_EQ("b", reloaded.DepNode(deps, 0)->path);
+}
+
 TEST_F(DepsLogTest, AppendingAfterLoadContinuesIds) {
   WriteRealFile(path_, kHeader + PathRecord("x", 0) + PathRecord("y", 1) + DepsRecord(0, 9, {1}));
   State state;
