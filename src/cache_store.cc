@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 
 #include "sha256.h"
 #include "util.h"
@@ -99,15 +100,7 @@ bool DirectoryCacheStore::PutBlob(std::string_view bytes, std::string* digest) {
   return WriteAtomically(PathFor("cas", *digest), bytes);
 }
 
-int64_t DirectoryCacheStore::Trim() {
-  if (max_bytes_ <= 0) return 0;
-  struct File {
-    int64_t mtime_ns;
-    int64_t size;
-    std::string path;
-  };
-  std::vector<File> files;
-  int64_t total = 0;
+void DirectoryCacheStore::ForEachFile(const std::function<void(const std::string& path, const struct stat& st)>& visit) {
   for (const char* kind : {"ac", "cas"}) {
     std::string top = root_ + "/" + kind;
     DIR* shards = opendir(top.c_str());
@@ -121,16 +114,34 @@ int64_t DirectoryCacheStore::Trim() {
         if (file->d_name[0] == '.') continue;
         std::string path = shard_path + "/" + file->d_name;
         struct stat st;
-        if (stat(path.c_str(), &st) != 0) continue;
-        files.push_back({int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec, st.st_size, path});
-        total += st.st_size;
+        if (stat(path.c_str(), &st) == 0) visit(path, st);
       }
       closedir(dir);
     }
     closedir(shards);
   }
-  int64_t target = max_bytes_ / 10 * 9;
+}
+
+int64_t DirectoryCacheStore::Trim() {
+  if (max_bytes_ <= 0) return 0;
+  // Sizes first: a cache under its limit (the usual case, at the end of
+  // every build that stored something) costs no list of its files, which
+  // for a large cache would be the build's largest allocation.
+  int64_t total = 0;
+  ForEachFile([&](const std::string&, const struct stat& st) { total += st.st_size; });
   if (total <= max_bytes_) return 0;
+  struct File {
+    int64_t mtime_ns;
+    int64_t size;
+    std::string path;
+  };
+  std::vector<File> files;
+  total = 0;
+  ForEachFile([&](const std::string& path, const struct stat& st) {
+    files.push_back({int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec, st.st_size, path});
+    total += st.st_size;
+  });
+  int64_t target = max_bytes_ / 10 * 9;
   std::sort(files.begin(), files.end(), [](const File& a, const File& b) { return a.mtime_ns < b.mtime_ns; });
   int64_t freed = 0;
   for (const File& file : files) {
