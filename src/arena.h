@@ -21,13 +21,21 @@ class Arena {
   Arena() = default;
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
-  ~Arena() {
+  ~Arena() { Clear(); }
+
+  // Frees everything allocated so far; the arena starts over empty.
+  void Clear() {
     for (const Block& block : blocks_) {
       if (block.mapped_bytes)
         UnmapHugeBlock(block.data, block.mapped_bytes);
       else
         delete[] block.data;
     }
+    std::vector<Block>().swap(blocks_);
+    block_size_ = kBlockSize;
+    cursor_ = nullptr;
+    left_ = 0;
+    reserved_ = 0;
   }
 
   char* Allocate(size_t size) {

@@ -111,7 +111,8 @@ void EdgeOutcomeRecorder::Put(StateFile::Kind kind, const Edge* edge, const Edge
   EdgeOutcome tagged = outcome;
   tagged.build = build_;
   std::string err;
-  if (file_->Put(kind, edge->outputs[0]->path, tagged.Encode(), &err) || write_failed_)
+  // Only -t trace reads these back: appended, not held in memory.
+  if (file_->Append(kind, edge->outputs[0]->path, tagged.Encode(), &err) || write_failed_)
     return;
   // Only the trace's extra detail depends on it: the build goes on.
   write_failed_ = true;

@@ -6,6 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "hash.h"
 #include "status.h"
 #include "util.h"
@@ -38,6 +41,15 @@ uint64_t GetLE(const char* p, int bytes) {
 }
 
 uint64_t Checksum(const char* data, size_t size) { return RapidHashSeeded(data, size, kChecksumSeed); }
+
+// Reads the file's header: whether it is ours, this version. *size: the
+// bytes read (-1: a read error).
+bool ReadHeader(int fd, int64_t* size) {
+  char header[kHeaderSize];
+  *size = ReadUpTo(fd, header, kHeaderSize);
+  return *size == static_cast<int64_t>(kHeaderSize) && memcmp(header, kSignature, kSignatureSize) == 0 &&
+         GetLE(header + kSignatureSize, 4) == StateFile::kCurrentVersion;
+}
 
 }  // namespace
 
@@ -100,12 +112,14 @@ bool StateFile::Load(const std::string& path, std::string* err) {
     *err = strerror(errno);
     return false;
   }
-  char header[kHeaderSize];
-  int64_t header_size = ReadUpTo(fd, header, kHeaderSize);
-  bool header_ok = header_size == static_cast<int64_t>(kHeaderSize) &&
-                   memcmp(header, kSignature, kSignatureSize) == 0 &&
-                   GetLE(header + kSignatureSize, 4) == kCurrentVersion;
-  off_t good_end = header_ok ? LoadRecords(fd) : 0;
+  int64_t header_size;
+  bool header_ok = ReadHeader(fd, &header_size);
+  off_t good_end = header_ok ? LoadRecords(fd,
+                                          [this](uint8_t kind, std::string_view key, std::string_view payload) {
+                                            if (IsKnownKind(kind)) table_.Set(kind, key, payload);
+                                            ++loaded_records_;
+                                          })
+                              : 0;
   struct stat info;
   bool failed = header_size < 0 || good_end < 0 || fstat(fd, &info) < 0;
   int failure = errno;
@@ -135,7 +149,7 @@ bool StateFile::Load(const std::string& path, std::string* err) {
   return true;
 }
 
-off_t StateFile::LoadRecords(int fd) {
+off_t StateFile::LoadRecords(int fd, const RecordVisitor& visit) {
   // Whole records are taken from a chunk; a record cut by its end waits
   // for the next one (the buffer grows for one larger than a chunk).
   const size_t kChunk = 128 << 10;
@@ -145,7 +159,8 @@ off_t StateFile::LoadRecords(int fd) {
   for (;;) {
     size_t size;
     Parsed parsed;
-    while ((parsed = ParseRecord(std::string_view(buffer.data() + begin, end - begin), &size)) == Parsed::kRecord) {
+    while ((parsed = ParseRecord(std::string_view(buffer.data() + begin, end - begin), &size, visit)) ==
+           Parsed::kRecord) {
       begin += size;
       good_end += static_cast<off_t>(size);
     }
@@ -162,7 +177,7 @@ off_t StateFile::LoadRecords(int fd) {
   return good_end;
 }
 
-StateFile::Parsed StateFile::ParseRecord(std::string_view data, size_t* size) {
+StateFile::Parsed StateFile::ParseRecord(std::string_view data, size_t* size, const RecordVisitor& visit) {
   if (data.size() < kRecordOverhead + kBodyMinimum) return Parsed::kIncomplete;
   const char* record = data.data();
   uint64_t body_size = GetLE(record, 4);
@@ -173,10 +188,7 @@ StateFile::Parsed StateFile::ParseRecord(std::string_view data, size_t* size) {
   uint64_t key_size = GetLE(record + 5, 4);
   if (key_size > body_size - kBodyMinimum) return Parsed::kBad;
   const char* key = record + 4 + kBodyMinimum;
-  if (IsKnownKind(kind))
-    table_.Set(kind, std::string_view(key, key_size),
-               std::string_view(key + key_size, body_size - kBodyMinimum - key_size));
-  ++loaded_records_;
+  visit(kind, std::string_view(key, key_size), std::string_view(key + key_size, body_size - kBodyMinimum - key_size));
   *size = kRecordOverhead + body_size;
   return Parsed::kRecord;
 }
@@ -199,6 +211,54 @@ bool StateFile::Put(Kind kind, std::string_view key, std::string_view payload, s
   if (!table_.Set(static_cast<uint8_t>(kind), key, payload)) return true;  // nothing new to write
   if (writes_disabled_ || path_.empty()) return true;
   return AppendRecord(kind, key, payload, err);
+}
+
+bool StateFile::Append(Kind kind, std::string_view key, std::string_view payload, std::string* err) {
+  if (!load_pending_ || writes_disabled_) return Put(kind, key, payload, err);
+  if (fd_ < 0 && NeedsLoadBeforeAppend()) {
+    // Damage to repair or dead records to drop: once through the loaded
+    // path, which does both, then the records leave memory again.
+    bool ok = Put(kind, key, payload, err);
+    if (!writes_disabled_) Unload();  // (a file that could not be read stays unread)
+    return ok;
+  }
+  return AppendRecord(kind, key, payload, err);
+}
+
+bool StateFile::NeedsLoadBeforeAppend() const {
+  int fd = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno != ENOENT;  // a missing file is created by the append
+  int64_t header_size;
+  bool header_ok = ReadHeader(fd, &header_size);
+  // One hash per record tells live from dead well enough to decide on
+  // recompaction (a collision only makes it a little later).
+  std::vector<uint64_t> keys;
+  off_t good_end = header_ok ? const_cast<StateFile*>(this)->LoadRecords(
+                                   fd, [&keys](uint8_t kind, std::string_view key, std::string_view) {
+                                     keys.push_back(RapidHashSeeded(key.data(), key.size(), kind));
+                                   })
+                             : 0;
+  struct stat info;
+  bool failed = good_end < 0 || fstat(fd, &info) < 0;
+  close(fd);
+  if (header_size == 0 && !failed) return false;  // created, but the header never fit: rewritten
+  if (!header_ok || failed || good_end < info.st_size) return true;
+  size_t records = keys.size();
+  std::sort(keys.begin(), keys.end());
+  size_t live = static_cast<size_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
+  return NeedsRecompaction(records, live);
+}
+
+bool StateFile::NeedsRecompaction(size_t records, size_t live) {
+  const size_t kMinCompactionRecords = 1000;
+  const size_t kCompactionRatio = 3;
+  return records > kMinCompactionRecords && records > kCompactionRatio * live;
+}
+
+void StateFile::Unload() {
+  table_.Clear();
+  loaded_records_ = 0;
+  load_pending_ = true;
 }
 
 bool StateFile::AppendRecord(Kind kind, std::string_view key, std::string_view payload, std::string* err) {
@@ -227,9 +287,7 @@ bool StateFile::AppendRecord(Kind kind, std::string_view key, std::string_view p
 }
 
 bool StateFile::OpenForAppend(bool* recompacted, std::string* err) {
-  const size_t kMinCompactionRecords = 1000;
-  const size_t kCompactionRatio = 3;
-  if (loaded_records_ > kMinCompactionRecords && loaded_records_ > kCompactionRatio * live_count()) {
+  if (NeedsRecompaction(loaded_records_, live_count())) {
     std::string compact_err;
     // Failing (no room for the copy) is fine: the old file stays valid.
     *recompacted = Recompact(&compact_err);

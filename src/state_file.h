@@ -66,6 +66,12 @@ class StateFile {
   // the first Put that changes something). A failed write leaves the file
   // as it was and comes back as false with *err; memory is updated anyway.
   bool Put(Kind kind, std::string_view key, std::string_view payload, std::string* err);
+  // Records (kind, key) = payload for later runs, for a record this run
+  // never reads back (-t trace's outcomes): while nothing has read the file
+  // (LoadOnFirstUse), it goes to the file only, and the file's records are
+  // not loaded into memory for it. A later Find loads the file, appended
+  // records included. Otherwise the same as Put.
+  bool Append(Kind kind, std::string_view key, std::string_view payload, std::string* err);
   // Keeps later Puts in memory only (-n: a dry run writes no state).
   void DisableWrites() { writes_disabled_ = true; }
   bool Close();
@@ -76,15 +82,23 @@ class StateFile {
   size_t loaded_record_count() const { return loaded_records_; }
 
  private:
+  using RecordVisitor = std::function<void(uint8_t kind, std::string_view key, std::string_view payload)>;
   static bool IsKnownKind(uint8_t kind);
+  static bool NeedsRecompaction(size_t records, size_t live);
   void EnsureLoaded() const;
+  // Whether an Append to the unread file must load it first: its header or
+  // tail needs repair, or dead records dominate.
+  bool NeedsLoadBeforeAppend() const;
+  // Drops the loaded records; the next Find reads the file again.
+  void Unload();
   // Reads the records after the header, a chunk at a time (the file, most
-  // of it replaced records, is never in memory whole); returns the end of
-  // the last good one, or -1 with errno set when reading fails.
-  off_t LoadRecords(int fd);
+  // of it replaced records, is never in memory whole), handing each to
+  // `visit`; returns the end of the last good one, or -1 with errno set
+  // when reading fails.
+  off_t LoadRecords(int fd, const RecordVisitor& visit);
   enum class Parsed { kRecord, kIncomplete, kBad };
-  // Takes the record at the start of `data`; *size: its bytes.
-  Parsed ParseRecord(std::string_view data, size_t* size);
+  // Visits the record at the start of `data`; *size: its bytes.
+  Parsed ParseRecord(std::string_view data, size_t* size, const RecordVisitor& visit);
   // Opens the file for appending, recompacting it first if dead records
   // dominate (*recompacted: the rewrite holds every record in memory).
   bool OpenForAppend(bool* recompacted, std::string* err);

@@ -42,6 +42,12 @@ StateTable::Record* StateTable::NewRecord(uint8_t kind, std::string_view key, st
   return record;
 }
 
+void StateTable::Clear() {
+  arena_.Clear();
+  std::vector<Record*>().swap(slots_);
+  count_ = 0;
+}
+
 void StateTable::Grow() {
   std::vector<Record*> old;
   old.swap(slots_);

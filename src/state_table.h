@@ -30,6 +30,8 @@ class StateTable {
   // Stores `payload` for (kind, key); false if it was stored already.
   bool Set(uint8_t kind, std::string_view key, std::string_view payload);
   size_t size() const { return count_; }
+  // Forgets every record (and frees their memory).
+  void Clear();
   // Every (key, payload) of one kind, in key order.
   void ForEach(uint8_t kind, const std::function<void(std::string_view key, std::string_view payload)>& visit) const;
   // Every record, by kind and then key.

@@ -7,7 +7,8 @@
 // loading never fails on a writable file; whatever the damage, a
 // record appended afterwards and everything loaded come back from a second
 // load; the recompacted file loads to exactly the same live records, with
-// no warning.
+// no warning; an Append to the file unread leaves it loading to what a
+// load and a Put would have.
 #include <stddef.h>
 #include <stdint.h>
 
@@ -76,6 +77,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(state.Load(path, &err));
     FUZZ_CHECK(state.Recompact(&err));
     FUZZ_CHECK(state.loaded_record_count() == expected.size());
+  }
+  FUZZ_CHECK(LoadCleanly(path) == expected);
+
+  // Append to the unread file: the same file contents as a load and a Put.
+  scratch_input.Write(data, size);
+  {
+    StateFile state;
+    std::string err;
+    FUZZ_CHECK(state.Load(path, &err));
+    err.clear();
+    FUZZ_CHECK(state.Put(StateFile::Kind::kEdgeOutcome, "appended", "unread", &err));
+    expected = Contents(state);
+  }
+  scratch_input.Write(data, size);
+  {
+    StateFile state;
+    std::string err;
+    state.LoadOnFirstUse(path);
+    FUZZ_CHECK(state.Append(StateFile::Kind::kEdgeOutcome, "appended", "unread", &err));
+    FUZZ_CHECK(state.live_count() == 0);
   }
   FUZZ_CHECK(LoadCleanly(path) == expected);
   return 0;

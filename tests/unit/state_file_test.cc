@@ -225,6 +225,88 @@ TEST_F(StateFileTest, DeadRecordsDominatingRecompactAtTheFirstWrite) {
   EXPECT_EQ("x", *again.Find(Kind::kFileDigest, "new"));
 }
 
+// Append: the file gets the record, memory does not (until a Find loads
+// the file, appended records included).
+TEST_F(StateFileTest, AppendToAnUnreadFileKeepsNothingInMemory) {
+  WriteRealFile(path_, StateFileHeader() + EncodeStateRecord(Kind::kEdgeOutcome, "a", "old"));
+  StateFile state;
+  state.LoadOnFirstUse(path_);
+  std::string err;
+  ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "a", "new", &err)) << err;
+  ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "b", "1", &err)) << err;
+  EXPECT_EQ(0u, state.live_count());
+  EXPECT_EQ(StateFileHeader() + EncodeStateRecord(Kind::kEdgeOutcome, "a", "old") +
+                EncodeStateRecord(Kind::kEdgeOutcome, "a", "new") + EncodeStateRecord(Kind::kEdgeOutcome, "b", "1"),
+            ReadRealFile(path_));
+  EXPECT_EQ("new", *state.Find(Kind::kEdgeOutcome, "a"));
+  EXPECT_EQ(2u, state.live_count());
+  // Read now: the same as Put.
+  ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "c", "2", &err)) << err;
+  EXPECT_EQ("2", *state.Find(Kind::kEdgeOutcome, "c"));
+}
+
+TEST_F(StateFileTest, AppendCreatesAMissingFile) {
+  StateFile state;
+  state.LoadOnFirstUse(path_);
+  std::string err;
+  ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "a", "1", &err)) << err;
+  EXPECT_EQ(StateFileHeader() + EncodeStateRecord(Kind::kEdgeOutcome, "a", "1"), ReadRealFile(path_));
+}
+
+TEST_F(StateFileTest, AppendRepairsADamagedTailAndABadHeaderFirst) {
+  std::string good = StateFileHeader() + EncodeStateRecord(Kind::kEdgeOutcome, "a", "1");
+  WriteRealFile(path_, good + EncodeStateRecord(Kind::kEdgeOutcome, "cut", "x").substr(0, 9));
+  {
+    StateFile state;
+    state.LoadOnFirstUse(path_);
+    std::string err;
+    ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "b", "2", &err)) << err;
+    EXPECT_EQ(0u, state.live_count());
+  }
+  EXPECT_EQ(good + EncodeStateRecord(Kind::kEdgeOutcome, "b", "2"), ReadRealFile(path_));
+  WriteRealFile(path_, "# not ronin's\n" + good);
+  {
+    StateFile state;
+    state.LoadOnFirstUse(path_);
+    std::string err;
+    ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "b", "3", &err)) << err;
+  }
+  EXPECT_EQ(StateFileHeader() + EncodeStateRecord(Kind::kEdgeOutcome, "b", "3"), ReadRealFile(path_));
+}
+
+TEST_F(StateFileTest, AppendRecompactsWhenDeadRecordsDominateThenForgets) {
+  std::string bytes = StateFileHeader();
+  for (int round = 0; round < 5; ++round)
+    for (int i = 0; i < 300; ++i)
+      bytes += EncodeStateRecord(Kind::kEdgeOutcome, "e" + std::to_string(i), std::to_string(round));
+  WriteRealFile(path_, bytes);
+  StateFile state;
+  state.LoadOnFirstUse(path_);
+  std::string err;
+  ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "new", "x", &err)) << err;
+  ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "e0", "y", &err)) << err;
+  EXPECT_EQ(0u, state.live_count());
+  state.Close();
+  StateFile again;
+  LoadClean(&again);
+  EXPECT_EQ(302u, again.loaded_record_count());
+  EXPECT_EQ(301u, again.live_count());
+  EXPECT_EQ("4", *again.Find(Kind::kEdgeOutcome, "e299"));
+  EXPECT_EQ("y", *again.Find(Kind::kEdgeOutcome, "e0"));
+  EXPECT_EQ("x", *again.Find(Kind::kEdgeOutcome, "new"));
+}
+
+TEST_F(StateFileTest, AppendUnderDisabledWritesStaysInMemory) {
+  StateFile state;
+  state.LoadOnFirstUse(path_);
+  state.DisableWrites();
+  std::string err;
+  ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "a", "1", &err)) << err;
+  EXPECT_EQ("1", *state.Find(Kind::kEdgeOutcome, "a"));
+  state.Close();
+  EXPECT_FALSE(RealFileExists(path_));
+}
+
 TEST_F(StateFileTest, DisabledWritesStayInMemory) {
   StateFile state;
   LoadClean(&state);
