@@ -233,10 +233,10 @@ bool StateFile::NeedsLoadBeforeAppend() const {
   // One hash per record tells live from dead well enough to decide on
   // recompaction (a collision only makes it a little later).
   std::vector<uint64_t> keys;
-  off_t good_end = header_ok ? const_cast<StateFile*>(this)->LoadRecords(
-                                   fd, [&keys](uint8_t kind, std::string_view key, std::string_view) {
-                                     keys.push_back(RapidHashSeeded(key.data(), key.size(), kind));
-                                   })
+  off_t good_end = header_ok ? LoadRecords(fd,
+                                          [&keys](uint8_t kind, std::string_view key, std::string_view) {
+                                            keys.push_back(RapidHashSeeded(key.data(), key.size(), kind));
+                                          })
                              : 0;
   struct stat info;
   bool failed = good_end < 0 || fstat(fd, &info) < 0;

@@ -95,10 +95,10 @@ class StateFile {
   // of it replaced records, is never in memory whole), handing each to
   // `visit`; returns the end of the last good one, or -1 with errno set
   // when reading fails.
-  off_t LoadRecords(int fd, const RecordVisitor& visit);
+  static off_t LoadRecords(int fd, const RecordVisitor& visit);
   enum class Parsed { kRecord, kIncomplete, kBad };
   // Visits the record at the start of `data`; *size: its bytes.
-  Parsed ParseRecord(std::string_view data, size_t* size, const RecordVisitor& visit);
+  static Parsed ParseRecord(std::string_view data, size_t* size, const RecordVisitor& visit);
   // Opens the file for appending, recompacting it first if dead records
   // dominate (*recompacted: the rewrite holds every record in memory).
   bool OpenForAppend(bool* recompacted, std::string* err);
