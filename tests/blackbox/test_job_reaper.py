@@ -66,11 +66,20 @@ class KillNinjaTests(NinjaTestCase):
                 "build a: slow\nbuild b: slow\nbuild c: quick a b\nbuild d: quick\n"
                 "build all: phony c d\n" % (sleep, sleep))
 
+    def logged(self, output):
+        """Whether .ninja_log has a line for `output`."""
+        if not self.exists(".ninja_log"):
+            return False
+        return any(line.split("\t")[3:4] == [output] for line in self.read(".ninja_log").splitlines())
+
     def start_and_kill(self, env=None):
         proc = subprocess.Popen([harness.NINJA, "-j3", "all"], cwd=self.dir, env=harness.base_env(env),
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # The quick edge d finishes at once; killed before ninja logged it,
+        # it would rightly run again (its command ended unseen): the kill
+        # waits for its log line, so that only a and b are interrupted.
         started = wait_for(lambda: self.exists("a.started") and self.exists("b.started")
-                           and len(marked_processes(self.marker)) >= 2, timeout=20)
+                           and len(marked_processes(self.marker)) >= 2 and self.logged("d"), timeout=20)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         self.assertTrue(started, "the slow commands never started")
