@@ -258,11 +258,13 @@ bool DependencyScan::LazyCommand::Matches(BuildLog::Entry* entry) {
 
 bool DependencyScan::RecomputeOutputDirty(const Edge* edge, const Node* most_recent_input,
                                           LazyCommand* command, Node* output, StaleByMtime* defer) {
-  std::string path(output->path);
+  // Only an explanation needs the path as a C string: an up-to-date output
+  // (every output of a no-op) costs no copy.
+  auto path = [output] { return std::string(output->path); };
   if (edge->is_phony()) {
     // Phony outputs are aliases; only an input-less one missing is dirty.
     if (edge->inputs.empty() && !output->exists()) {
-      explanations_->Record(edge, "output %s of phony edge with no inputs doesn't exist", path.c_str());
+      explanations_->Record(edge, "output %s of phony edge with no inputs doesn't exist", path().c_str());
       return true;
     }
     if (most_recent_input) output->UpdatePhonyMtime(most_recent_input->mtime);
@@ -270,7 +272,7 @@ bool DependencyScan::RecomputeOutputDirty(const Edge* edge, const Node* most_rec
   }
 
   if (!output->exists()) {
-    explanations_->Record(edge, "output %s doesn't exist", path.c_str());
+    explanations_->Record(edge, "output %s doesn't exist", path().c_str());
     return true;
   }
 
@@ -284,7 +286,7 @@ bool DependencyScan::RecomputeOutputDirty(const Edge* edge, const Node* most_rec
   }
   if (!used_restat && most_recent_input && output->mtime < most_recent_input->mtime) {
     std::string reason = StringPrintf("output %s older than most recent input %s (%" PRId64 " vs %" PRId64 ")",
-                                      path.c_str(), std::string(most_recent_input->path).c_str(),
+                                      path().c_str(), std::string(most_recent_input->path).c_str(),
                                       output->mtime, most_recent_input->mtime);
     if (StaleNow(edge, reason, output->mtime, defer)) return true;
   }
@@ -294,18 +296,18 @@ bool DependencyScan::RecomputeOutputDirty(const Edge* edge, const Node* most_rec
   if (!entry) entry = build_log_->Lookup(output->path);
   if (!entry) {
     if (generator) return false;
-    explanations_->Record(edge, "command line not found in log for %s", path.c_str());
+    explanations_->Record(edge, "command line not found in log for %s", path().c_str());
     return true;
   }
   if (!generator && !command->Matches(entry)) {
-    explanations_->Record(edge, "command line changed for %s", path.c_str());
+    explanations_->Record(edge, "command line changed for %s", path().c_str());
     return true;
   }
   // A command that failed or was interrupted may have written its output
   // anyway; the mtime it logged tells.
   if (most_recent_input && entry->mtime < most_recent_input->mtime) {
     std::string reason = StringPrintf("recorded mtime of %s older than most recent input %s (%" PRId64 " vs %" PRId64 ")",
-                                      path.c_str(), std::string(most_recent_input->path).c_str(), entry->mtime,
+                                      path().c_str(), std::string(most_recent_input->path).c_str(), entry->mtime,
                                       most_recent_input->mtime);
     if (StaleNow(edge, reason, entry->mtime, defer)) return true;
   }
