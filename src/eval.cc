@@ -98,6 +98,18 @@ std::string EvalString::Unparse() const {
   return result;
 }
 
+std::atomic<uint64_t> Scope::bindings_changed_{0};
+
+void Scope::NoteReservedNames() {
+  uint32_t bits = 0;
+  for (const Scope* scope = this; scope; scope = scope->parent_) {
+    for (int i = 0; i < Rule::kBindingCount; ++i)
+      if (scope->vars_.Find(Rule::BindingName(i))) bits |= uint32_t{1} << i;
+  }
+  reserved_in_chain_ = bits;
+  reserved_noted_at_ = bindings_changed_.load(std::memory_order_relaxed);
+}
+
 std::string_view Scope::LookupVariable(std::string_view name) const {
   for (const Scope* scope = this; scope; scope = scope->parent_) {
     if (const std::string_view* value = scope->vars_.Find(name)) return *value;

@@ -4,6 +4,8 @@
 #ifndef RONIN_EVAL_H_
 #define RONIN_EVAL_H_
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -180,7 +182,10 @@ class Scope : public Env {
   explicit Scope(Scope* parent = nullptr) : parent_(parent) {}
   Scope* parent() const { return parent_; }
 
-  void AddBinding(std::string_view name, std::string_view value) { vars_.Set(name, value); }
+  void AddBinding(std::string_view name, std::string_view value) {
+    vars_.Set(name, value);
+    bindings_changed_.fetch_add(1, std::memory_order_relaxed);
+  }
   const std::string_view* LookupLocal(std::string_view name) const { return vars_.Find(name); }
   std::string_view LookupVariable(std::string_view name) const;
   void AppendVariable(std::string_view name, std::string* out) const override;
@@ -190,7 +195,23 @@ class Scope : public Env {
   const Rule* LookupRule(std::string_view name) const;
   const std::vector<std::pair<std::string_view, const Rule*>>& rules() const { return rules_.entries(); }
 
+  // Which of the rules' reserved names (bit 1 << Rule::Binding) this scope
+  // or an enclosing one defines as a variable: an edge asking for one that
+  // none of them defines needs no scope lookups (Edge::GetBinding). Taken
+  // by NoteReservedNames once the manifest is loaded; any binding added
+  // anywhere since makes it unknown (false).
+  void NoteReservedNames();
+  bool ReservedNamesInChain(uint32_t* bits) const {
+    *bits = reserved_in_chain_;
+    return reserved_noted_at_ == bindings_changed_.load(std::memory_order_relaxed);
+  }
+
  private:
+  // Counts AddBinding calls in every scope: a mask noted at another count
+  // may be out of date.
+  static std::atomic<uint64_t> bindings_changed_;
+  uint64_t reserved_noted_at_ = ~uint64_t{0};
+  uint32_t reserved_in_chain_ = 0;
   Scope* parent_;
   SmallMap<std::string_view> vars_;
   SmallMap<const Rule*> rules_;

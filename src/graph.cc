@@ -146,7 +146,27 @@ std::string Edge::GetBinding(std::string_view key) const {
 }
 
 std::string Edge::GetBinding(Rule::Binding key) const {
+  std::string_view literal;
+  if (RuleLiteralIsBinding(key, &literal)) return std::string(literal);
   return Lookup(this, Rule::BindingName(key), EdgeEnv::Escape::kShell);
+}
+
+bool Edge::RuleLiteralIsBinding(Rule::Binding key, std::string_view* value) const {
+  // EdgeEnv::AppendVariable's order: the edge's own bindings (or, without
+  // any, its file scope), the rule, then the enclosing scopes. When neither
+  // the edge nor any of those scopes defines the name, the rule decides,
+  // and literal text (restat = 1, deps = gcc) needs no evaluation: the scan
+  // asks each edge for several such names.
+  uint32_t defined;
+  if (!scope->ReservedNamesInChain(&defined) || (defined >> key) & 1) return false;
+  std::string_view own;
+  if (binding_count && FindOwnBinding(Rule::BindingName(key), &own)) return false;
+  const EvalString* rule_value = rule->GetBinding(key);
+  if (!rule_value || rule_value->segment_count() == 0) {
+    *value = std::string_view();
+    return true;
+  }
+  return rule_value->AsSingleLiteral(value);
 }
 
 namespace {

@@ -194,6 +194,9 @@ struct Edge {
   std::string GetBinding(std::string_view key) const;
   std::string GetBinding(Rule::Binding key) const;
   bool GetBindingBool(Rule::Binding key) const { return !GetBinding(key).empty(); }
+  // The value of `key` when it is the rule's literal text (or nothing), as
+  // known without a lookup through the scopes; false: evaluate it.
+  bool RuleLiteralIsBinding(Rule::Binding key, std::string_view* value) const;
   // The command, plus ";rspfile=" and the rspfile content when asked (for hashing).
   std::string EvaluateCommand(bool include_rspfile = false) const;
   // The same, but a rule-variable cycle returns false instead of exiting.

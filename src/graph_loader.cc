@@ -40,6 +40,7 @@ GraphLoad LoadGraph(State* state, DiskInterface* disk, const GraphLoadOptions& o
     switch (GraphImageReader::Load(kGraphImagePath, key, state)) {
       case GraphImageReader::Result::kLoaded:
         RecordImageLoad(start);
+        state->NoteReservedNames();
         return GraphLoad::kOk;
       case GraphImageReader::Result::kDamaged:
         return GraphLoad::kImageDamaged;
@@ -60,6 +61,7 @@ GraphLoad LoadGraph(State* state, DiskInterface* disk, const GraphLoadOptions& o
     imageable = !parser.warned() && stamping.complete();
   }
   if (options.write_image && imageable && DescriptorsToSpare()) writer->reset(new GraphImageWriter(state, std::move(key), kGraphImagePath));
+  state->NoteReservedNames();
   return GraphLoad::kOk;
 }
 

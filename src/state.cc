@@ -198,6 +198,11 @@ Scope* State::NewScope(Scope* parent) {
   return &scopes_.back();
 }
 
+void State::NoteReservedNames() {
+  root_scope_.NoteReservedNames();
+  for (Scope& scope : scopes_) scope.NoteReservedNames();
+}
+
 Rule* State::NewRule(std::string_view name) {
   rules_.emplace_back(arena_.Copy(name));
   return &rules_.back();

@@ -108,6 +108,9 @@ class State {
   Arena* arena() { return &arena_; }
   // A new scope owned by this State (subninja files, edge bindings).
   Scope* NewScope(Scope* parent);
+  // Once the manifest is loaded: each scope notes which reserved names its
+  // chain defines (Scope::NoteReservedNames).
+  void NoteReservedNames();
   Rule* NewRule(std::string_view name);
   Pool* NewPool(std::string_view name, int depth);
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "graph.h"
 #include "state.h"
@@ -15,6 +16,7 @@ namespace ronin {
 namespace {
 
 using test::NodeOrNull;
+using test::Paths;
 using test::ParseManifest;
 
 // ------------------------------------------------------------- EvalString
@@ -380,6 +382,62 @@ TEST_F(EdgeEnvTest, LookupOrderEdgeRuleFileParent) {
   ASSERT_TRUE(test::LoadManifest(&state_, &disk, "build.ninja"));
   Edge* edge = NodeOrNull(state_, "o")->in_edge;
   EXPECT_EQ("root/sub/root/rule/edge-dep", edge->EvaluateCommand());
+}
+
+// Once the scopes note the reserved names they define (State::
+// NoteReservedNames, after a load), an edge answers for a rule's literal
+// binding without lookups: every answer must be what the lookup gives.
+TEST_F(EdgeEnvTest, NotedReservedNamesAnswerAsTheLookup) {
+  test::VirtualDisk disk;
+  disk.Create("build.ninja",
+              "rule lit\n  command = touch x\n  restat = 1\n  deps = gcc\n  depfile = $out.d\n"
+              "rule bare\n  command = cc $in -o $out\n"
+              "rule empty\n  command = c\n  generator =\n"
+              "build a: lit\n"
+              "build b: bare\n"
+              "build c: lit\n  restat =\n  deps = msvc\n"
+              "build d: empty\n"
+              "build p: phony a\n"
+              "subninja sub.ninja\n"
+              "subninja other.ninja\n");
+  // A file scope naming a reserved variable beats the rule (Ninja's quirk),
+  // and so does an enclosing scope when the rule lacks it.
+  disk.Create("sub.ninja", "deps = msvc\ngenerator = 1\nbuild e: lit\nbuild f: bare\n  description = own\n");
+  disk.Create("other.ninja", "build g: lit\nbuild h: bare\n");
+  ASSERT_TRUE(test::LoadManifest(&state_, &disk, "build.ninja"));
+  std::vector<std::vector<std::string>> before;
+  for (Edge* edge : state_.edges()) {
+    before.emplace_back();
+    for (int key = 0; key < Rule::kBindingCount; ++key)
+      before.back().push_back(edge->GetBinding(static_cast<Rule::Binding>(key)));
+  }
+  std::string_view literal;
+  EXPECT_FALSE(NodeOrNull(state_, "a")->in_edge->RuleLiteralIsBinding(Rule::kRestat, &literal)) << "not noted yet";
+  state_.NoteReservedNames();
+  size_t i = 0;
+  for (Edge* edge : state_.edges()) {
+    for (int key = 0; key < Rule::kBindingCount; ++key)
+      EXPECT_EQ(before[i][key], edge->GetBinding(static_cast<Rule::Binding>(key)))
+          << Paths(edge->outputs) << " " << Rule::BindingName(key);
+    ++i;
+  }
+  // The fast path is taken where it may be, and only there.
+  Edge* a = NodeOrNull(state_, "a")->in_edge;
+  ASSERT_TRUE(a->RuleLiteralIsBinding(Rule::kRestat, &literal));
+  EXPECT_EQ("1", literal);
+  ASSERT_TRUE(a->RuleLiteralIsBinding(Rule::kGenerator, &literal));
+  EXPECT_EQ("", literal);
+  EXPECT_FALSE(a->RuleLiteralIsBinding(Rule::kDepfile, &literal)) << "$out.d is evaluated";
+  EXPECT_FALSE(NodeOrNull(state_, "c")->in_edge->RuleLiteralIsBinding(Rule::kDeps, &literal)) << "the edge's own";
+  EXPECT_FALSE(NodeOrNull(state_, "e")->in_edge->RuleLiteralIsBinding(Rule::kDeps, &literal)) << "its file scope";
+  EXPECT_FALSE(NodeOrNull(state_, "f")->in_edge->RuleLiteralIsBinding(Rule::kGenerator, &literal)) << "enclosing";
+  ASSERT_TRUE(NodeOrNull(state_, "g")->in_edge->RuleLiteralIsBinding(Rule::kDeps, &literal));
+  EXPECT_EQ("gcc", literal);
+  // A binding added anywhere after the note: every answer is looked up again.
+  // (a's file scope now says restat is empty, and beats the rule's 1.)
+  state_.root_scope()->AddBinding("restat", "");
+  EXPECT_FALSE(a->RuleLiteralIsBinding(Rule::kGenerator, &literal));
+  EXPECT_EQ("", a->GetBinding(Rule::kRestat));
 }
 
 TEST_F(EdgeEnvTest, UnknownVariableIsEmpty) {
