@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "dep_loader.h"
 #include "deps_log.h"
@@ -69,16 +70,39 @@ void CheckCommand(const Edge* edge) {
   }
 }
 
-// Every other binding evaluates to something or to a cycle error.
-void CheckBindings(const Edge* edge) {
-  for (int key = 0; key < Rule::kBindingCount; ++key) {
-    g_fuzz_eval_budget = 1 << 16;
-    try {
-      edge->GetBinding(static_cast<Rule::Binding>(key));
-    } catch (const FuzzFatalError& e) {
-      FUZZ_CHECK(e.message.rfind("cycle in rule variables: ", 0) == 0);
+// A binding's value, or "\0cycle" for a cycle error; "\0budget" when
+// the expansion budget ran out (no value to compare).
+std::string BindingOrCycle(const Edge* edge, int key) {
+  g_fuzz_eval_budget = 1 << 16;
+  try {
+    std::string value = edge->GetBinding(static_cast<Rule::Binding>(key));
+    return g_fuzz_eval_budget == 0 ? std::string("\0budget", 7) : value;
+  } catch (const FuzzFatalError& e) {
+    FUZZ_CHECK(e.message.rfind("cycle in rule variables: ", 0) == 0);
+    return std::string("\0cycle", 6);
+  }
+}
+
+// Every binding evaluates to something or to a cycle error, and the same
+// once the scopes noted their reserved names (State::NoteReservedNames,
+// which lets an edge answer with a rule's literal without lookups).
+void CheckNotedBindings(State* state) {
+  std::vector<std::string> before;
+  for (const Edge* edge : state->edges())
+    for (int key = 0; key < Rule::kBindingCount; ++key) before.push_back(BindingOrCycle(edge, key));
+  state->NoteReservedNames();
+  size_t i = 0;
+  for (const Edge* edge : state->edges()) {
+    for (int key = 0; key < Rule::kBindingCount; ++key, ++i) {
+      std::string after = BindingOrCycle(edge, key);
+      if (before[i] != std::string("\0budget", 7) && after != std::string("\0budget", 7))
+        FUZZ_CHECK(after == before[i]);
     }
   }
+}
+
+// The unescaped paths evaluate to something or to a cycle error.
+void CheckBindings(const Edge* edge) {
   g_fuzz_eval_budget = 1 << 16;
   try {
     edge->GetUnescapedDepfile();
@@ -120,6 +144,7 @@ void CheckGraph(State* state, MemoryDisk* disk) {
     CheckCommand(edge);
     CheckBindings(edge);
   }
+  CheckNotedBindings(state);
   // Discovered dependencies, as the dirty scan loads them: depfiles come
   // from the in-memory files (a chunk named like the edge's `depfile`), the
   // deps log is empty. Each edge once, like the scan.
