@@ -50,6 +50,17 @@ bool BuildLog::CommandMatches(Entry* entry, std::string_view command) {
 
 BuildLog::Entry* BuildLog::Lookup(std::string_view output) { return by_output_.Find(output); }
 
+BuildLog::Entry* BuildLog::LookupFirstOutput(const Edge* edge) {
+  if (!by_edge_complete_) return Lookup(edge->outputs[0]->path);
+  Entry* entry = edge->id < by_edge_.size() ? by_edge_[edge->id] : nullptr;
+  return entry && !entry->dropped ? entry : nullptr;
+}
+
+void BuildLog::FileUnderEdge(uint32_t edge_id, Entry* entry) {
+  if (edge_id >= by_edge_.size()) by_edge_.resize(std::max<size_t>(edge_id + 1, by_edge_.size() * 2), nullptr);
+  by_edge_[edge_id] = entry;
+}
+
 bool BuildLog::IsLive(const Entry& entry) const { return !entry.dropped; }
 
 BuildLog::Entry* BuildLog::FindOrAdd(std::string_view output, const BuildLogUser* user) {
@@ -57,9 +68,11 @@ BuildLog::Entry* BuildLog::FindOrAdd(std::string_view output, const BuildLogUser
   if (Entry* entry = by_output_.Find(output, hash)) return entry;
   entries_.emplace_back();
   Entry* entry = &entries_.back();
-  std::string_view shared = user ? user->InternedPath(output) : std::string_view();
+  uint32_t edge_id = UINT32_MAX;
+  std::string_view shared = user ? user->InternedPath(output, &edge_id) : std::string_view();
   entry->output = shared.empty() ? arena_.Copy(output) : shared;
   by_output_.Insert(entry, hash);
+  if (edge_id != UINT32_MAX) FileUnderEdge(edge_id, entry);
   return entry;
 }
 
@@ -108,6 +121,9 @@ size_t BuildLog::ParseLines(char* begin, char* end, bool legacy, const BuildLogU
 }
 
 BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err, const BuildLogUser* user) {
+  // Every entry this load adds asks the user for its path: by_edge_ then
+  // holds each edge's first output's entry, or that there is none.
+  by_edge_complete_ = user && entries_.empty();
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return LoadStatus::kNotFound;
@@ -227,6 +243,7 @@ bool BuildLog::RecordCommand(Edge* edge, int start_time, int end_time, TimeStamp
   if (!OpenForWriteIfNeeded()) return false;
   for (Node* output : edge->outputs) {
     Entry* entry = FindOrAdd(output->path);
+    if (output == edge->outputs[0] && by_edge_complete_) FileUnderEdge(edge->id, entry);
     entry->command_hash = hash;
     entry->legacy_hash = false;
     entry->start_time = start_time;

@@ -11,10 +11,12 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include <cstdint>
 #include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "arena.h"
 #include "string_table.h"
@@ -34,8 +36,9 @@ class BuildLogUser {
   // produces `path` now; false if no edge does.
   virtual bool CurrentCommand(std::string_view path, std::string* command) const = 0;
   // A copy of `path` that outlives the log (the graph's interned path), or
-  // an empty view if there is none; saves the log a copy of its own.
-  virtual std::string_view InternedPath(std::string_view path) const = 0;
+  // an empty view if there is none; saves the log a copy of its own. When
+  // `path` is the first output of an edge, *edge_id gets the edge's id.
+  virtual std::string_view InternedPath(std::string_view path, uint32_t* edge_id) const = 0;
 };
 
 class BuildLog {
@@ -72,6 +75,10 @@ class BuildLog {
   void Close();
 
   Entry* Lookup(std::string_view output);
+  // Lookup(edge->outputs[0]->path), without the lookup when the log was
+  // loaded with a user: each entry read was then filed under the edge whose
+  // first output it is (the dirty scan asks this for every edge).
+  Entry* LookupFirstOutput(const Edge* edge);
   // True if `command` matches the entry's hash (whatever hash kind it has).
   // A matching legacy entry is converted to the current hash in memory.
   static bool CommandMatches(Entry* entry, std::string_view command);
@@ -95,6 +102,7 @@ class BuildLog {
 
  private:
   Entry* FindOrAdd(std::string_view output, const BuildLogUser* user = nullptr);
+  void FileUnderEdge(uint32_t edge_id, Entry* entry);
   // False for entries dropped by a recompaction (they stay in the deque).
   bool IsLive(const Entry& entry) const;
   void Drop(const std::vector<Entry*>& entries);
@@ -115,6 +123,10 @@ class BuildLog {
   Arena arena_;
   std::deque<Entry> entries_;
   StringTable<Entry, &Entry::output> by_output_;
+  // Entries by the id of the edge whose first output they are; complete
+  // (every such entry filed) only after a load with a user.
+  std::vector<Entry*> by_edge_;
+  bool by_edge_complete_ = false;
   FILE* file_ = nullptr;
   std::string file_path_;
   const BuildLogUser* user_ = nullptr;

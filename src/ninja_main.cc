@@ -121,9 +121,11 @@ bool NinjaMain::IsPathDead(std::string_view path) const {
   return mtime == 0;
 }
 
-std::string_view NinjaMain::InternedPath(std::string_view path) const {
+std::string_view NinjaMain::InternedPath(std::string_view path, uint32_t* edge_id) const {
   const Node* node = state_.LookupNode(path);
-  return node ? node->path : std::string_view();
+  if (!node) return std::string_view();
+  if (node->in_edge && node->in_edge->outputs[0] == node) *edge_id = node->in_edge->id;
+  return node->path;
 }
 
 bool NinjaMain::CurrentCommand(std::string_view path, std::string* command) const {

@@ -256,6 +256,10 @@ bool DependencyScan::LazyCommand::Matches(BuildLog::Entry* entry) {
   return BuildLog::CommandMatches(entry, text);
 }
 
+BuildLog::Entry* DependencyScan::LogEntry(const Edge* edge, const Node* output) const {
+  return output == edge->outputs[0] ? build_log_->LookupFirstOutput(edge) : build_log_->Lookup(output->path);
+}
+
 bool DependencyScan::RecomputeOutputDirty(const Edge* edge, const Node* most_recent_input,
                                           LazyCommand* command, Node* output, StaleByMtime* defer) {
   // Only an explanation needs the path as a C string: an up-to-date output
@@ -281,7 +285,7 @@ bool DependencyScan::RecomputeOutputDirty(const Edge* edge, const Node* most_rec
   BuildLog::Entry* entry = nullptr;
   bool used_restat = false;
   if (build_log_ && edge->GetBindingBool(Rule::kRestat)) {
-    entry = build_log_->Lookup(output->path);
+    entry = LogEntry(edge, output);
     used_restat = entry != nullptr;
   }
   if (!used_restat && most_recent_input && output->mtime < most_recent_input->mtime) {
@@ -293,7 +297,7 @@ bool DependencyScan::RecomputeOutputDirty(const Edge* edge, const Node* most_rec
 
   if (!build_log_) return false;
   bool generator = edge->GetBindingBool(Rule::kGenerator);
-  if (!entry) entry = build_log_->Lookup(output->path);
+  if (!entry) entry = LogEntry(edge, output);
   if (!entry) {
     if (generator) return false;
     explanations_->Record(edge, "command line not found in log for %s", path().c_str());

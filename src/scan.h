@@ -86,6 +86,8 @@ class DependencyScan {
     }
   };
   // True if `output` is dirty. With `defer`, mtime verdicts go there instead.
+  // The log's entry for `output` of `edge`.
+  BuildLog::Entry* LogEntry(const Edge* edge, const Node* output) const;
   bool RecomputeOutputDirty(const Edge* edge, const Node* most_recent_input, LazyCommand* command,
                             Node* output, StaleByMtime* defer);
   // An mtime verdict: dirty now (recorded for -d explain), or, with

@@ -34,7 +34,14 @@ class FakeUser : public BuildLogUser {
     *command = it->second;
     return true;
   }
-  std::string_view InternedPath(std::string_view) const override { return std::string_view(); }
+  // Like NinjaMain's with a graph: names the edge whose first output a
+  // path is (the path itself is still copied).
+  std::string_view InternedPath(std::string_view path, uint32_t* edge_id) const override {
+    const Node* node = graph ? graph->LookupNode(path) : nullptr;
+    if (node && node->in_edge && node->in_edge->outputs[0] == node) *edge_id = node->in_edge->id;
+    return std::string_view();
+  }
+  const State* graph = nullptr;
   std::set<std::string> dead;
   std::map<std::string, std::string> commands;
 };
@@ -66,6 +73,37 @@ class BuildLogTest : public testing::Test {
   std::string path_;
   FakeUser user_;
 };
+
+TEST_F(BuildLogTest, EntriesAreFiledUnderTheirEdgesFirstOutput) {
+  WriteRealFile(path_, "# ninja log v7\n1\t2\t3\ta.o\tff\n1\t2\t3\ty\tee\n4\t5\t6\tgone\tdd\n");
+  user_.graph = &state_;
+  BuildLog log;
+  std::string err;
+  ASSERT_EQ(BuildLog::LoadStatus::kSuccess, log.Load(path_, &err, &user_));
+  // a.o has an entry; x's edge only for its second output y; "with space" none.
+  for (const char* output : {"a.o", "x", "with space"}) {
+    Edge* edge = EdgeFor(output);
+    EXPECT_EQ(log.Lookup(edge->outputs[0]->path), log.LookupFirstOutput(edge)) << output;
+  }
+  EXPECT_NE(nullptr, log.LookupFirstOutput(EdgeFor("a.o")));
+  EXPECT_EQ(nullptr, log.LookupFirstOutput(EdgeFor("x")));
+  // A command recorded now is filed too.
+  ASSERT_TRUE(log.OpenForWrite(path_, user_, &err)) << err;
+  ASSERT_TRUE(log.RecordCommand(EdgeFor("x"), 7, 8, 9));
+  ASSERT_NE(nullptr, log.LookupFirstOutput(EdgeFor("x")));
+  EXPECT_EQ(log.Lookup("x"), log.LookupFirstOutput(EdgeFor("x")));
+  // An entry a recompaction drops is gone both ways.
+  user_.dead.insert("a.o");
+  ASSERT_TRUE(log.Recompact(path_, user_, &err)) << err;
+  EXPECT_EQ(nullptr, log.Lookup("a.o"));
+  EXPECT_EQ(nullptr, log.LookupFirstOutput(EdgeFor("a.o")));
+  log.Close();
+  // Loaded without a user, the log looks up by path.
+  BuildLog plain;
+  ASSERT_EQ(BuildLog::LoadStatus::kSuccess, plain.Load(path_, &err));
+  ASSERT_NE(nullptr, plain.LookupFirstOutput(EdgeFor("x")));
+  EXPECT_EQ(plain.Lookup("x"), plain.LookupFirstOutput(EdgeFor("x")));
+}
 
 TEST_F(BuildLogTest, HashIsRapidHash) {
   EXPECT_EQ(0xa4e9afbeb13d95ecull, BuildLog::HashCommand("gcc -MD -MF a.o.d -c a.c -o a.o"));
