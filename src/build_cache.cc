@@ -54,14 +54,8 @@ bool WriteAtomically(const std::string& path, const std::string& bytes, bool exe
   std::string tmp = path + suffix;
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0777 : 0666);
   if (fd < 0) return false;
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t wrote = write(fd, bytes.data() + done, bytes.size() - done);
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) break;
-    done += static_cast<size_t>(wrote);
-  }
-  bool ok = close(fd) == 0 && done == bytes.size();
+  bool wrote = WriteFully(fd, bytes.data(), bytes.size());
+  bool ok = close(fd) == 0 && wrote;
   if (ok && rename(tmp.c_str(), path.c_str()) == 0) return true;
   unlink(tmp.c_str());
   return false;

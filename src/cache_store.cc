@@ -30,16 +30,6 @@ bool MakeDirs(const std::string& path) {
   }
 }
 
-bool WriteAll(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t wrote = write(fd, bytes.data(), bytes.size());
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) return false;
-    bytes.remove_prefix(static_cast<size_t>(wrote));
-  }
-  return true;
-}
-
 }  // namespace
 
 DirectoryCacheStore::DirectoryCacheStore(std::string root, int64_t max_bytes)
@@ -69,7 +59,7 @@ bool DirectoryCacheStore::WriteAtomically(const std::string& path, std::string_v
   if (fd < 0 && errno == ENOENT && MakeDirs(root_ + "/tmp"))
     fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) return false;
-  bool ok = WriteAll(fd, bytes);
+  bool ok = WriteFully(fd, bytes.data(), bytes.size());
   ok = close(fd) == 0 && ok;
   if (ok && rename(tmp.c_str(), path.c_str()) == 0) return true;
   if (ok && errno == ENOENT && MakeDirs(dir) && rename(tmp.c_str(), path.c_str()) == 0) return true;

@@ -339,16 +339,6 @@ class MemorySink : public ImageSink {
   std::string blocks_;
 };
 
-bool WriteAll(int fd, const char* bytes, size_t size) {
-  while (size > 0) {
-    ssize_t written = write(fd, bytes, size);
-    if (written <= 0) return false;
-    bytes += written;
-    size -= static_cast<size_t>(written);
-  }
-  return true;
-}
-
 // Appends the whole of `from` (read from its start) to `to`: in the kernel
 // when it can, else through a small buffer.
 bool CopyFile(int from, int to) {
@@ -362,7 +352,7 @@ bool CopyFile(int from, int to) {
   for (;;) {
     ssize_t got = read(from, buffer, sizeof buffer);
     if (got == 0) return true;
-    if (got < 0 || !WriteAll(to, buffer, static_cast<size_t>(got))) return false;
+    if (got < 0 || !WriteFully(to, buffer, static_cast<size_t>(got))) return false;
   }
 }
 
@@ -392,9 +382,9 @@ class FileSink : public ImageSink {
       unlink(temp_.c_str());  // not committed
     }
   }
-  void Strings(const char* bytes, size_t size) override { ok_ = ok_ && WriteAll(fd_, bytes, size); }
+  void Strings(const char* bytes, size_t size) override { ok_ = ok_ && WriteFully(fd_, bytes, size); }
   void Block(std::string_view head, std::string_view bytes) override {
-    ok_ = ok_ && WriteAll(scratch_, head.data(), head.size()) && WriteAll(scratch_, bytes.data(), bytes.size());
+    ok_ = ok_ && WriteFully(scratch_, head.data(), head.size()) && WriteFully(scratch_, bytes.data(), bytes.size());
   }
   void Commit(const GraphImageKey& key, const ImageTotals& totals) {
     std::string head = ImageHead(key, totals);

@@ -311,17 +311,9 @@ bool StateFile::OpenForAppend(bool* recompacted, std::string* err) {
 }
 
 bool StateFile::WriteAll(int fd, const std::string& bytes, std::string* err) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      *err = strerror(errno);
-      return false;
-    }
-    done += static_cast<size_t>(n);
-  }
-  return true;
+  if (WriteFully(fd, bytes.data(), bytes.size())) return true;
+  *err = strerror(errno);
+  return false;
 }
 
 bool StateFile::Recompact(std::string* err) {

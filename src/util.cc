@@ -387,6 +387,21 @@ int64_t ReadUpTo(int fd, char* data, size_t size) {
   return static_cast<int64_t>(done);
 }
 
+bool WriteFully(int fd, const char* data, size_t size) {
+  while (size > 0) {
+    ssize_t n = write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) {
+      errno = EIO;  // no progress: never loop forever
+      return false;
+    }
+    data += n;
+    size -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
 int64_t MonotonicMillis() {
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);

@@ -72,12 +72,15 @@ std::string_view DirName(std::string_view path);
 
 std::string StringPrintf(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
-// Milliseconds of a monotonic clock.
 // Reads from `fd` until `size` bytes are in `data` or the file ends,
 // retrying when a signal interrupts: how many bytes were read, or -1 on an
 // error (errno says which).
 int64_t ReadUpTo(int fd, char* data, size_t size);
+// Writes all `size` bytes of `data` to `fd`, retrying when a signal
+// interrupts; false on an error (errno says which).
+bool WriteFully(int fd, const char* data, size_t size);
 
+// Milliseconds of a monotonic clock.
 int64_t MonotonicMillis();
 
 // strtoll(text, nullptr, 10) and strtoull(text, nullptr, 16) on a

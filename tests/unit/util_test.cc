@@ -389,5 +389,19 @@ TEST(ReadUpToTest, ReadsWholeRequestOrToTheEnd) {
   EXPECT_EQ(-1, ReadUpTo(-1, buffer, sizeof buffer));
 }
 
+TEST(WriteFullyTest, WritesEverythingOrSaysWhy) {
+  int pipe_fds[2];
+  ASSERT_EQ(0, pipe(pipe_fds));
+  ASSERT_TRUE(WriteFully(pipe_fds[1], "0123456789", 10));
+  close(pipe_fds[1]);
+  char buffer[16] = {};
+  EXPECT_EQ(10, ReadUpTo(pipe_fds[0], buffer, sizeof buffer));
+  EXPECT_EQ("0123456789", std::string(buffer, 10));
+  close(pipe_fds[0]);
+  errno = 0;
+  EXPECT_FALSE(WriteFully(-1, "x", 1));
+  EXPECT_EQ(EBADF, errno);
+}
+
 }  // namespace
 }  // namespace ronin
