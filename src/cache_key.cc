@@ -101,9 +101,7 @@ std::string FileHasher::Digest(const std::string& path, int64_t* mtime_ns) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = known_.find(path);
   if (it == known_.end()) {
-    char* key = paths_.Allocate(path.size());
-    memcpy(key, path.data(), path.size());
-    known_.emplace(std::string_view(key, path.size()), known);
+    known_.emplace(paths_.Copy(path), known);
   } else {
     it->second = known;  // the file changed: its new digest
   }

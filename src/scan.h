@@ -85,9 +85,9 @@ class DependencyScan {
       if (threshold == 0 || compared_with < threshold) threshold = compared_with;
     }
   };
-  // True if `output` is dirty. With `defer`, mtime verdicts go there instead.
   // The log's entry for `output` of `edge`.
   BuildLog::Entry* LogEntry(const Edge* edge, const Node* output) const;
+  // True if `output` is dirty. With `defer`, mtime verdicts go there instead.
   bool RecomputeOutputDirty(const Edge* edge, const Node* most_recent_input, LazyCommand* command,
                             Node* output, StaleByMtime* defer);
   // An mtime verdict: dirty now (recorded for -d explain), or, with

@@ -33,6 +33,10 @@ class StateFileTest : public testing::Test {
     std::string err;
     ASSERT_TRUE(state->Put(kind, key, payload, &err)) << err;
   }
+  void Append(StateFile* state, const std::string& key, const std::string& payload) {
+    std::string err;
+    ASSERT_TRUE(state->Append(Kind::kEdgeOutcome, key, payload, &err)) << err;
+  }
 
   ScopedTempDir dir_;
   std::string path_;
@@ -231,9 +235,8 @@ TEST_F(StateFileTest, AppendToAnUnreadFileKeepsNothingInMemory) {
   WriteRealFile(path_, StateFileHeader() + EncodeStateRecord(Kind::kEdgeOutcome, "a", "old"));
   StateFile state;
   state.LoadOnFirstUse(path_);
-  std::string err;
-  ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "a", "new", &err)) << err;
-  ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "b", "1", &err)) << err;
+  Append(&state, "a", "new");
+  Append(&state, "b", "1");
   EXPECT_EQ(0u, state.live_count());
   EXPECT_EQ(StateFileHeader() + EncodeStateRecord(Kind::kEdgeOutcome, "a", "old") +
                 EncodeStateRecord(Kind::kEdgeOutcome, "a", "new") + EncodeStateRecord(Kind::kEdgeOutcome, "b", "1"),
@@ -241,15 +244,14 @@ TEST_F(StateFileTest, AppendToAnUnreadFileKeepsNothingInMemory) {
   EXPECT_EQ("new", *state.Find(Kind::kEdgeOutcome, "a"));
   EXPECT_EQ(2u, state.live_count());
   // Read now: the same as Put.
-  ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "c", "2", &err)) << err;
+  Append(&state, "c", "2");
   EXPECT_EQ("2", *state.Find(Kind::kEdgeOutcome, "c"));
 }
 
 TEST_F(StateFileTest, AppendCreatesAMissingFile) {
   StateFile state;
   state.LoadOnFirstUse(path_);
-  std::string err;
-  ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "a", "1", &err)) << err;
+  Append(&state, "a", "1");
   EXPECT_EQ(StateFileHeader() + EncodeStateRecord(Kind::kEdgeOutcome, "a", "1"), ReadRealFile(path_));
 }
 
@@ -259,8 +261,7 @@ TEST_F(StateFileTest, AppendRepairsADamagedTailAndABadHeaderFirst) {
   {
     StateFile state;
     state.LoadOnFirstUse(path_);
-    std::string err;
-    ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "b", "2", &err)) << err;
+    Append(&state, "b", "2");
     EXPECT_EQ(0u, state.live_count());
   }
   EXPECT_EQ(good + EncodeStateRecord(Kind::kEdgeOutcome, "b", "2"), ReadRealFile(path_));
@@ -268,8 +269,7 @@ TEST_F(StateFileTest, AppendRepairsADamagedTailAndABadHeaderFirst) {
   {
     StateFile state;
     state.LoadOnFirstUse(path_);
-    std::string err;
-    ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "b", "3", &err)) << err;
+    Append(&state, "b", "3");
   }
   EXPECT_EQ(StateFileHeader() + EncodeStateRecord(Kind::kEdgeOutcome, "b", "3"), ReadRealFile(path_));
 }
@@ -282,9 +282,8 @@ TEST_F(StateFileTest, AppendRecompactsWhenDeadRecordsDominateThenForgets) {
   WriteRealFile(path_, bytes);
   StateFile state;
   state.LoadOnFirstUse(path_);
-  std::string err;
-  ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "new", "x", &err)) << err;
-  ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "e0", "y", &err)) << err;
+  Append(&state, "new", "x");
+  Append(&state, "e0", "y");
   EXPECT_EQ(0u, state.live_count());
   state.Close();
   StateFile again;
@@ -300,8 +299,7 @@ TEST_F(StateFileTest, AppendUnderDisabledWritesStaysInMemory) {
   StateFile state;
   state.LoadOnFirstUse(path_);
   state.DisableWrites();
-  std::string err;
-  ASSERT_TRUE(state.Append(Kind::kEdgeOutcome, "a", "1", &err)) << err;
+  Append(&state, "a", "1");
   EXPECT_EQ("1", *state.Find(Kind::kEdgeOutcome, "a"));
   state.Close();
   EXPECT_FALSE(RealFileExists(path_));
