@@ -69,7 +69,7 @@ BuildLog::Entry* BuildLog::FindOrAdd(std::string_view output, const BuildLogUser
   entries_.emplace_back();
   Entry* entry = &entries_.back();
   uint32_t edge_id = UINT32_MAX;
-  std::string_view shared = user ? user->InternedPath(output, &edge_id) : std::string_view();
+  std::string_view shared = user ? user->InternedPath(output, hash, &edge_id) : std::string_view();
   entry->output = shared.empty() ? arena_.Copy(output) : shared;
   by_output_.Insert(entry, hash);
   if (edge_id != UINT32_MAX) FileUnderEdge(edge_id, entry);
@@ -136,6 +136,10 @@ BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err, c
   struct stat info;
   size_t file_size = fstat(fd, &info) == 0 ? static_cast<size_t>(info.st_size) : 0;
   std::vector<char> buffer(std::min<size_t>(file_size, 128 << 10) + 64);
+  // A line takes ~100 bytes (three numbers, a path, a hash): room for that
+  // many entries spares the table a rehash of all it holds at each doubling.
+  const size_t kTypicalLineBytes = 128;
+  by_output_.Reserve(by_output_.size() + file_size / kTypicalLineBytes);
   size_t filled = 0;       // bytes in buffer
   size_t file_offset = 0;  // file offset of buffer[0]
   int version = -1;

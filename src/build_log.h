@@ -38,7 +38,8 @@ class BuildLogUser {
   // A copy of `path` that outlives the log (the graph's interned path), or
   // an empty view if there is none; saves the log a copy of its own. When
   // `path` is the first output of an edge, *edge_id gets the edge's id.
-  virtual std::string_view InternedPath(std::string_view path, uint32_t* edge_id) const = 0;
+  // `path_hash` is HashString(path), which the log has computed already.
+  virtual std::string_view InternedPath(std::string_view path, uint64_t path_hash, uint32_t* edge_id) const = 0;
 };
 
 class BuildLog {

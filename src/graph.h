@@ -45,7 +45,7 @@ struct Node {
     existence = Existence::kMissing;
   }
 
-  std::string_view path;  // canonical, arena-owned
+  std::string_view path;  // canonical, arena-owned, NUL-terminated
   TimeStamp mtime = -1;
   Edge* in_edge = nullptr;
   CompactVector<Edge*> out_edges;

@@ -20,6 +20,10 @@ namespace ronin {
 namespace {
 
 const uint32_t kMaxKeySize = 64 << 20;
+// What an image takes per node, roughly (~190 bytes on GN-shaped trees,
+// with their edges and strings): its size then tells how large a graph
+// follows before its key is checked and its strings are read.
+constexpr uint64_t kTypicalBytesPerNode = 200;
 // The fewest bytes a node (path reference, flags) and an edge (rule, pool,
 // scope, five counts, one output, dyndep) take in the image: bounds what a
 // damaged count can reserve.
@@ -91,6 +95,8 @@ GraphImageReader::Result GraphImageReader::Load(const char* path, const GraphIma
   if (file_size < kImageHeaderSize || header.key_size > file_size - kImageHeaderSize ||
       header.body_size != file_size - kImageHeaderSize - header.key_size)
     return Result::kMiss;
+  // Should the key not match, the manifest parsed instead is as large.
+  if (state->observer_) state->observer_->NodesExpected(header.body_size / kTypicalBytesPerNode);
   std::string key_bytes(header.key_size, '\0');
   if (!ReadFully(fd, &key_bytes[0], key_bytes.size()) ||
       RapidHash(key_bytes.data(), key_bytes.size()) != header.key_hash)
@@ -281,18 +287,19 @@ class GraphImageReader::Decoder {
   bool ReadNodes() {
     uint32_t count = 0;
     if (!LargeCount(&count)) return false;
-    state_->nodes_.Reserve(state_->nodes_.size() + Possible(count, kMinNodeBytes));
+    size_t possible = Possible(count, kMinNodeBytes);
+    state_->nodes_.Reserve(state_->nodes_.size() + possible);
+    state_->paths_.Reserve(state_->paths_.size() + possible);
+    if (state_->observer_) state_->observer_->NodesExpected(possible);
     for (uint32_t i = 0; i < count; ++i) {
       if (!Boundary()) return false;
       std::string_view path;
       uint32_t flags = 0;
       if (!Ref(&path) || path.empty() || !in_.U32(&flags) || flags > 3) return false;
-      uint64_t hash = HashString(path);
-      if (state_->paths_.Find(path, hash)) return false;  // one node per path
       Node* node = &state_->nodes_.emplace_back(path);
       node->generated_by_dep_loader = flags & 1;
       node->dyndep_pending = flags & 2;
-      state_->paths_.Insert(node, hash);
+      if (!state_->paths_.InsertIfAbsent(node, HashString(path))) return false;  // one node per path
       ++node_count_;
       if (state_->observer_) state_->observer_->NodeCreated(node);
     }

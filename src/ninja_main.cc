@@ -121,8 +121,8 @@ bool NinjaMain::IsPathDead(std::string_view path) const {
   return mtime == 0;
 }
 
-std::string_view NinjaMain::InternedPath(std::string_view path, uint32_t* edge_id) const {
-  const Node* node = state_.LookupNode(path);
+std::string_view NinjaMain::InternedPath(std::string_view path, uint64_t path_hash, uint32_t* edge_id) const {
+  const Node* node = state_.LookupNode(path, path_hash);
   if (!node) return std::string_view();
   if (node->in_edge && node->in_edge->outputs[0] == node) *edge_id = node->in_edge->id;
   return node->path;

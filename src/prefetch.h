@@ -33,6 +33,10 @@ class Prefetcher : public NodeObserver {
 
   // NodeObserver: queues a newly interned node for a stat.
   void NodeCreated(Node* node) override;
+  // Starts the workers at once for a large graph, rather than once its
+  // first nodes have been created: a new thread can take milliseconds to
+  // run on a virtual machine whose other cores are idle.
+  void NodesExpected(size_t count) override;
   // The manifest is complete: edges may now be hashed.
   void ParsingDone();
   // Helps until everything queued is done and stops the workers.
@@ -48,6 +52,8 @@ class Prefetcher : public NodeObserver {
   class DirectoryCache;
 
   void StartWorkers();
+  // Spins (for a bounded time) until the first work is queued.
+  void AwaitFirstWork();
   // Takes work until the queue is empty and (unless `help_only`) stopping.
   void Drain(bool help_only);
   void StatAll(const std::vector<Node*>& nodes, DirectoryCache* dirs);
@@ -60,6 +66,8 @@ class Prefetcher : public NodeObserver {
   std::condition_variable wake_;
   std::deque<Work> queue_;
   bool stopping_ = false;
+  // Set once work (or the stop) was first posted; read without the lock.
+  std::atomic<bool> posted_{false};
   std::atomic<bool> abandon_{false};
   bool joined_ = false;
   std::vector<std::thread> workers_;

@@ -29,6 +29,10 @@ class NodeObserver {
  public:
   virtual ~NodeObserver() = default;
   virtual void NodeCreated(Node* node) = 0;
+  // A loader that can tell roughly how many nodes it will create says so
+  // before it creates them (the graph image can, from its size and then
+  // its node count; the parser cannot). Only an estimate.
+  virtual void NodesExpected(size_t /*count*/) {}
 };
 
 class State {

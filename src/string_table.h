@@ -43,15 +43,35 @@ class StringTable {
 
   // Inserts a value whose key is not in the table yet.
   void Insert(T* value, uint64_t hash) {
-    uintptr_t address = reinterpret_cast<uintptr_t>(value);
-    // User-space addresses on Linux (x86-64, AArch64) fit in 48 bits.
-    if (address & kTagMask) abort();
-    // Keep the load factor under one half so probe runs stay short.
-    if ((size_ + 1) * 2 > slots_.size()) Grow();
-    Place(address | Tag(hash), hash);
+    Place(MakeRoomFor(value) | Tag(hash), hash);
     ++size_;
   }
   void Insert(T* value) { Insert(value, HashString(value->*kKey)); }
+
+  // Inserts `value` unless a value with its key is there (then false): one
+  // probe where Find and Insert would take two.
+  bool InsertIfAbsent(T* value, uint64_t hash) {
+    uintptr_t address = MakeRoomFor(value);
+    size_t mask = slots_.size() - 1;
+    uintptr_t tag = Tag(hash);
+    size_t i = hash & mask;
+    for (; slots_[i]; i = (i + 1) & mask) {
+      if ((slots_[i] & kTagMask) == tag && reinterpret_cast<T*>(slots_[i] & ~kTagMask)->*kKey == value->*kKey)
+        return false;
+    }
+    slots_[i] = address | tag;
+    ++size_;
+    return true;
+  }
+
+  // Room for `count` values in all, so that inserting them never rehashes:
+  // a loader that knows its count up front saves a rehash of every value
+  // inserted before each doubling (as many again as the final size).
+  void Reserve(size_t count) {
+    size_t wanted = slots_.empty() ? 1024 : slots_.size();
+    while ((count + 1) * 2 > wanted) wanted *= 2;
+    if (wanted > slots_.size()) Resize(wanted);
+  }
 
   void Clear() {
     slots_.clear();
@@ -64,6 +84,16 @@ class StringTable {
   static constexpr uintptr_t kTagMask = ~static_cast<uintptr_t>(0) << 48;
   static uintptr_t Tag(uint64_t hash) { return static_cast<uintptr_t>(hash) & kTagMask; }
 
+  // The value's address as a slot (without its tag), once there is room.
+  uintptr_t MakeRoomFor(T* value) {
+    uintptr_t address = reinterpret_cast<uintptr_t>(value);
+    // User-space addresses on Linux (x86-64, AArch64) fit in 48 bits.
+    if (address & kTagMask) abort();
+    // Keep the load factor under one half so probe runs stay short.
+    if ((size_ + 1) * 2 > slots_.size()) Grow();
+    return address;
+  }
+
   void Place(uintptr_t slot, uint64_t hash) {
     size_t mask = slots_.size() - 1;
     size_t i = hash & mask;
@@ -71,10 +101,12 @@ class StringTable {
     slots_[i] = slot;
   }
 
-  void Grow() {
+  void Grow() { Resize(slots_.empty() ? 1024 : slots_.size() * 2); }
+
+  void Resize(size_t slot_count) {
     std::vector<uintptr_t> old;
     old.swap(slots_);
-    slots_.assign(old.empty() ? 1024 : old.size() * 2, 0);
+    slots_.assign(slot_count, 0);
     // The hash is recomputed: slots keep only its top bits.
     for (uintptr_t slot : old) {
       if (!slot) continue;

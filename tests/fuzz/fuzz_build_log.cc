@@ -24,7 +24,7 @@ class NoManifest : public BuildLogUser {
  public:
   bool IsPathDead(std::string_view) const override { return false; }
   bool CurrentCommand(std::string_view, std::string*) const override { return false; }
-  std::string_view InternedPath(std::string_view, uint32_t*) const override { return {}; }
+  std::string_view InternedPath(std::string_view, uint64_t, uint32_t*) const override { return {}; }
 };
 
 fuzz::ScratchInput scratch_input("build_log", {".recompact", ".restat"});

@@ -36,8 +36,8 @@ class FakeUser : public BuildLogUser {
   }
   // Like NinjaMain's with a graph: names the edge whose first output a
   // path is (the path itself is still copied).
-  std::string_view InternedPath(std::string_view path, uint32_t* edge_id) const override {
-    const Node* node = graph ? graph->LookupNode(path) : nullptr;
+  std::string_view InternedPath(std::string_view path, uint64_t path_hash, uint32_t* edge_id) const override {
+    const Node* node = graph ? graph->LookupNode(path, path_hash) : nullptr;
     if (node && node->in_edge && node->in_edge->outputs[0] == node) *edge_id = node->in_edge->id;
     return std::string_view();
   }
