@@ -63,8 +63,7 @@ void BuildLog::FileUnderEdge(uint32_t edge_id, Entry* entry) {
 
 bool BuildLog::IsLive(const Entry& entry) const { return !entry.dropped; }
 
-BuildLog::Entry* BuildLog::FindOrAdd(std::string_view output, const BuildLogUser* user) {
-  uint64_t hash = HashString(output);
+BuildLog::Entry* BuildLog::FindOrAdd(std::string_view output, uint64_t hash, const BuildLogUser* user) {
   if (Entry* entry = by_output_.Find(output, hash)) return entry;
   entries_.emplace_back();
   Entry* entry = &entries_.back();
@@ -85,37 +84,68 @@ void BuildLog::Drop(const std::vector<Entry*>& entries) {
     if (!entry.dropped) by_output_.Insert(&entry);
 }
 
-size_t BuildLog::ParseLines(char* begin, char* end, bool legacy, const BuildLogUser* user) {
+// One entry line, its fields cut in place (each NUL-terminated).
+struct BuildLog::Line {
+  char* fields[5];  // start, end, mtime, path, hash
+  std::string_view path;
+  uint64_t path_hash;
+};
+
+char* BuildLog::SplitLines(char* line, char* end, Line* lines, size_t room, size_t* count) {
   // Each line: start \t end \t mtime \t path \t hash. Lines with fewer
   // fields are skipped; a last line without '\n' was cut short and is ignored.
-  size_t parsed = 0;
-  char* line = begin;
-  while (line < end) {
+  *count = 0;
+  while (line < end && *count < room) {
     char* newline = static_cast<char*>(memchr(line, '\n', end - line));
-    if (!newline) break;
-    char* fields[5];
-    int count = 0;
+    if (!newline) return end;
+    Line& out = lines[*count];
+    int fields = 0;
     char* field = line;
-    while (count < 4) {
+    while (fields < 4) {
       char* tab = static_cast<char*>(memchr(field, '\t', newline - field));
       if (!tab) break;
-      fields[count++] = field;
+      out.fields[fields++] = field;
       *tab = '\0';
       field = tab + 1;
     }
-    if (count == 4) {
-      fields[4] = field;
+    if (fields == 4) {
+      out.fields[4] = field;
       *newline = '\0';
-      Entry* entry = FindOrAdd(std::string_view(fields[3], fields[4] - 1 - fields[3]), user);
+      out.path = std::string_view(out.fields[3], out.fields[4] - 1 - out.fields[3]);
+      ++*count;
+    }
+    line = newline + 1;
+  }
+  return line;
+}
+
+size_t BuildLog::ParseLines(char* begin, char* end, bool legacy, const BuildLogUser* user) {
+  // A group of lines is cut and hashed first, and the slots of both tables
+  // their paths go to are prefetched; then the group's entries are made.
+  // Each line costs a few cache misses in the two tables, and this way they
+  // overlap instead of following one another.
+  const size_t kGroup = 16;
+  Line lines[kGroup];
+  size_t parsed = 0;
+  for (char* line = begin; line < end;) {
+    size_t count = 0;
+    line = SplitLines(line, end, lines, kGroup, &count);
+    for (size_t i = 0; i < count; ++i) {
+      lines[i].path_hash = HashString(lines[i].path);
+      by_output_.Prefetch(lines[i].path_hash);
+      if (user) user->WillAskForPath(lines[i].path_hash);
+    }
+    for (size_t i = 0; i < count; ++i) {
+      char** fields = lines[i].fields;
+      Entry* entry = FindOrAdd(lines[i].path, lines[i].path_hash, user);
       // As Ninja: atoi, strtoll and strtoull(16), whatever the text holds.
       entry->start_time = static_cast<int>(ParseDecimal(fields[0]));
       entry->end_time = static_cast<int>(ParseDecimal(fields[1]));
       entry->mtime = ParseDecimal(fields[2]);
       entry->command_hash = ParseHex(fields[4]);
       entry->legacy_hash = legacy;
-      ++parsed;
     }
-    line = newline + 1;
+    parsed += count;
   }
   return parsed;
 }

@@ -40,6 +40,8 @@ class BuildLogUser {
   // `path` is the first output of an edge, *edge_id gets the edge's id.
   // `path_hash` is HashString(path), which the log has computed already.
   virtual std::string_view InternedPath(std::string_view path, uint64_t path_hash, uint32_t* edge_id) const = 0;
+  // A hint that InternedPath will soon be asked for the path with this hash.
+  virtual void WillAskForPath(uint64_t /*path_hash*/) const {}
 };
 
 class BuildLog {
@@ -102,7 +104,14 @@ class BuildLog {
   size_t entry_count() const { return by_output_.size(); }
 
  private:
-  Entry* FindOrAdd(std::string_view output, const BuildLogUser* user = nullptr);
+  Entry* FindOrAdd(std::string_view output, const BuildLogUser* user = nullptr) {
+    return FindOrAdd(output, HashString(output), user);
+  }
+  Entry* FindOrAdd(std::string_view output, uint64_t hash, const BuildLogUser* user);
+  struct Line;
+  // Cuts the fields of each complete line in [line, end) into `lines`, up to
+  // `room` of them; returns where the next line starts.
+  static char* SplitLines(char* line, char* end, Line* lines, size_t room, size_t* count);
   void FileUnderEdge(uint32_t edge_id, Entry* entry);
   // False for entries dropped by a recompaction (they stay in the deque).
   bool IsLive(const Entry& entry) const;

@@ -291,6 +291,14 @@ class GraphImageReader::Decoder {
     state_->nodes_.Reserve(state_->nodes_.size() + possible);
     state_->paths_.Reserve(state_->paths_.size() + possible);
     if (state_->observer_) state_->observer_->NodesExpected(possible);
+    // Each node goes into the path table a few nodes after its slot was
+    // prefetched: the table is too large for the cache, and this way the
+    // misses overlap instead of following one another.
+    constexpr uint32_t kLookahead = 8;
+    struct Pending {
+      Node* node;
+      uint64_t hash;
+    } pending[kLookahead];
     for (uint32_t i = 0; i < count; ++i) {
       if (!Boundary()) return false;
       std::string_view path;
@@ -299,12 +307,20 @@ class GraphImageReader::Decoder {
       Node* node = &state_->nodes_.emplace_back(path);
       node->generated_by_dep_loader = flags & 1;
       node->dyndep_pending = flags & 2;
-      if (!state_->paths_.InsertIfAbsent(node, HashString(path))) return false;  // one node per path
       ++node_count_;
       if (state_->observer_) state_->observer_->NodeCreated(node);
+      Pending& slot = pending[i % kLookahead];
+      if (i >= kLookahead && !Intern(slot.node, slot.hash)) return false;
+      slot = {node, HashString(path)};
+      state_->paths_.Prefetch(slot.hash);
     }
+    for (uint32_t i = count > kLookahead ? count - kLookahead : 0; i < count; ++i)
+      if (!Intern(pending[i % kLookahead].node, pending[i % kLookahead].hash)) return false;
     return true;
   }
+
+  // One node per path: a second node with a path fails the image.
+  bool Intern(Node* node, uint64_t hash) { return state_->paths_.InsertIfAbsent(node, hash); }
 
   bool ReadNodeList(CompactVector<Node*>* list) {
     uint32_t count = 0;

@@ -60,6 +60,7 @@ class NinjaMain : public BuildLogUser {
   bool IsPathDead(std::string_view path) const override;
   bool CurrentCommand(std::string_view path, std::string* command) const override;
   std::string_view InternedPath(std::string_view path, uint64_t path_hash, uint32_t* edge_id) const override;
+  void WillAskForPath(uint64_t path_hash) const override { state_.PrefetchNode(path_hash); }
 
   std::string BuildLogPath() const { return LogPath(".ninja_log"); }
   std::string DepsLogPath() const { return LogPath(".ninja_deps"); }

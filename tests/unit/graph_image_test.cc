@@ -163,6 +163,30 @@ TEST(GraphImageTest, LargeGraphsSpanSeveralBlocks) {
   EXPECT_FALSE(Load(damaged, &refused));
 }
 
+TEST(GraphImageTest, TwoNodesWithOnePathAreRefused) {
+  // The paths are interned a few nodes behind the decoding: a duplicate is
+  // caught whether it is close behind its twin, far behind, or the last.
+  std::string manifest;
+  for (int i = 0; i < 40; ++i) manifest += "build node_" + std::to_string(100 + i) + ": phony\n";
+  State parsed;
+  ASSERT_TRUE(test::ParseManifest(&parsed, manifest, {}));
+  std::string body = BodyOf(GraphImageWriter::Serialize(parsed, Key()));
+  {
+    State loaded;
+    ASSERT_TRUE(Load(body, &loaded));
+  }
+  for (auto [twin, copy] : {std::pair{102, 105}, std::pair{110, 130}, std::pair{138, 139}, std::pair{100, 101}}) {
+    // The string section is not covered by the blocks' hashes.
+    std::string forged = body;
+    std::string from = "node_" + std::to_string(copy) + '\0';
+    size_t at = forged.find(from);
+    ASSERT_NE(std::string::npos, at);
+    forged.replace(at, from.size(), "node_" + std::to_string(twin) + '\0');
+    State loaded;
+    EXPECT_FALSE(Load(forged, &loaded)) << twin << " " << copy;
+  }
+}
+
 TEST(GraphImageTest, TruncatedBodiesAreRefused) {
   State parsed;
   Parse(&parsed);
