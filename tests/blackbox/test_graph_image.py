@@ -180,6 +180,54 @@ class GraphImageTest(NinjaTestCase):
             self.assertEqual(without, self.observe(()), name)
             self.check(step=name)
 
+    def test_large_damaged_or_stale_image_gives_way_to_a_fresh_parse(self):
+        """A large image starts the stat workers from its header, before its
+        key and body are checked (NodeObserver::NodesExpected). A damaged or
+        stale one then gives way to a parse while those workers run: the
+        result must still be a fresh parse's, in every stat mode."""
+        lines = ["rule cc\n  command = touch $out\n"]
+        edges = 40000  # an image of several MB: well past the early start's threshold
+        for i in range(edges):
+            lines.append("build obj/some/longer/directory/name/target_%d.o: cc "
+                         "src/some/longer/directory/name/source_%d.c\n" % (i, i))
+            lines.append("build src/some/longer/directory/name/source_%d.c: phony\n" % i)
+        self.write("build.ninja", "".join(lines))
+        first = "obj/some/longer/directory/name/target_0.o"
+        self.assertEqual(self.ninja(first).returncode, 0)  # a build writes the image
+        self.assertGreater(os.path.getsize(self.path(IMAGE)), 16384 * 200)
+        modes = [{}, {"RONIN_PARALLEL_STAT": "0"}, {"RONIN_PREFETCH": "0"}]
+
+        def dry_runs():
+            return [self.ninja("-n", "-d", "explain", env=mode, timeout=120) for mode in modes]
+
+        def same_as_fresh_parse(step):
+            fresh = self.ninja("-n", "-d", "explain", env=dict(OFF), timeout=120)
+            self.assertEqual(fresh.returncode, 0, step)
+            for mode, r in zip(modes, dry_runs()):
+                self.assertEqual((r.returncode, r.stdout, r.stderr),
+                                 (fresh.returncode, fresh.stdout, fresh.stderr), "%s %s" % (step, mode))
+
+        self.assertTrue(self.image_used(()))
+        same_as_fresh_parse("image used")
+        with open(self.path(IMAGE), "rb") as f:
+            good = bytearray(f.read())
+        damaged = bytearray(good)
+        damaged[len(damaged) // 2] ^= 0x10
+        with open(self.path(IMAGE), "wb") as f:
+            f.write(damaged)
+        self.assertFalse(self.image_used(()))
+        with open(self.path(IMAGE), "wb") as f:
+            f.write(damaged)
+        same_as_fresh_parse("damaged")
+        with open(self.path(IMAGE), "wb") as f:
+            f.write(good)
+        with open(self.path("build.ninja"), "a") as f:
+            f.write("build extra.o: cc src/some/longer/directory/name/source_7.c\n")
+        self.assertFalse(self.image_used(()))
+        with open(self.path(IMAGE), "wb") as f:
+            f.write(good)
+        same_as_fresh_parse("stale")
+
     def test_disabled_image_is_neither_read_nor_written(self):
         r = self.ninja(env=OFF)
         self.assertEqual(r.returncode, 0, r.stderr)
