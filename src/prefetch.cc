@@ -10,9 +10,9 @@
 #include <algorithm>
 #include <chrono>
 #include <string>
-#include <unordered_map>
 
 #include "background_thread.h"
+#include "directory_descriptors.h"
 #include "build_log.h"
 #include "graph.h"
 
@@ -28,6 +28,18 @@ const size_t kStartThreshold = 16 * 1024;
 // How long a worker spins for its first batch before it sleeps: long enough
 // to cover an image's key check and strings (a few ms on a 100k-node tree).
 constexpr std::chrono::milliseconds kFirstWorkSpin(20);
+// Tries at the queue's lock before sleeping on it (each ~a few ns to ~100 ns).
+constexpr int kLockSpins = 2000;
+constexpr size_t kSpareRoom = 4096;
+
+// Tells the core a spin-wait is going on (it then spends less on it).
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
 
 bool EnvSwitchOff(const char* name) {
   const char* setting = getenv(name);
@@ -40,51 +52,6 @@ bool ParallelStat() {
 }
 
 }  // namespace
-
-// Directory descriptors for fstatat: the kernel then resolves only the last
-// path component, not the whole path, for every file of a directory. One
-// per thread.
-class Prefetcher::DirectoryCache {
- public:
-  ~DirectoryCache() { Clear(); }
-
-  // A descriptor for `dir` ("" = current directory), or -1 if unusable.
-  int Get(std::string_view dir) {
-    if (dir.empty()) return AT_FDCWD;
-    // Neighbouring nodes mostly share a directory (an edge's outputs, a
-    // target's objects): the last answer spares most hash lookups.
-    if (dir == last_dir_) return last_fd_;
-    auto it = fds_.find(dir);
-    if (it == fds_.end()) it = Open(dir);
-    last_dir_ = dir;
-    last_fd_ = it->second;
-    return last_fd_;
-  }
-
-  static constexpr int kMissing = -2;
-
- private:
-  std::unordered_map<std::string_view, int>::iterator Open(std::string_view dir) {
-    if (fds_.size() >= kMaxOpen) Clear();
-    std::string name(dir);
-    int fd = open(name.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) fd = errno == ENOENT || errno == ENOTDIR ? kMissing : -1;
-    return fds_.emplace(dir, fd).first;
-  }
-
-  void Clear() {
-    for (auto& entry : fds_)
-      if (entry.second >= 0) close(entry.second);
-    fds_.clear();
-    last_dir_ = std::string_view();
-  }
-
-  static constexpr size_t kMaxOpen = 256;
-  // Keys are views into node paths, which live as long as the State.
-  std::unordered_map<std::string_view, int> fds_;
-  std::string_view last_dir_;  // empty: none (Get answers "" itself)
-  int last_fd_ = -1;
-};
 
 bool PrefetchEnabled() {
   static const bool enabled = !EnvSwitchOff("RONIN_PREFETCH");
@@ -119,18 +86,31 @@ void Prefetcher::StartWorkers() {
   // than the cores keeps each core busy with one thread.
   size_t threads = PrefetchThreads();
   size_t count = threads > 1 ? threads - 1 : 1;
+  // Every stat thread (the main one too, once it helps) keeps directories
+  // open while the build opens its lock and logs: those keep their room.
+  const int kSpareDescriptors = 64;
+  int stat_threads = static_cast<int>(count + 1);
+  dirs_per_thread_ = DirectoryDescriptors::OpenPerThread(stat_threads, kSpareDescriptors);
+  ReserveDescriptorRoom(stat_threads * dirs_per_thread_);
+  // Room for the lists handed back, so that handing one back allocates
+  // nothing (a 400k-node graph has ~1,600 batches).
+  spare_.reserve(kSpareRoom);
   for (size_t i = 0; i < count; ++i) workers_.push_back(StartBackgroundThread(&Prefetcher::Drain, this, false));
 }
 
 void Prefetcher::Publish() {
   if (pending_.empty() || workers_.empty()) return;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock = LockQueue();
     queue_.emplace_back();
     queue_.back().nodes = std::move(pending_);
+    pending_.clear();
+    if (!spare_.empty()) {
+      pending_ = std::move(spare_.back());
+      spare_.pop_back();
+    }
   }
   posted_.store(true, std::memory_order_release);
-  pending_.clear();
   pending_.reserve(kBatch);
   wake_.notify_one();
 }
@@ -140,7 +120,7 @@ void Prefetcher::ParsingDone() {
   Publish();
   size_t edge_count = state_->edges().size();
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock = LockQueue();
     for (size_t begin = 0; begin < edge_count; begin += kEdgeBatch) {
       queue_.emplace_back();
       queue_.back().edge_begin = begin;
@@ -165,13 +145,27 @@ void Prefetcher::Join() {
   if (workers_.empty()) return;
   Publish();
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock = LockQueue();
     stopping_ = true;
   }
   posted_.store(true, std::memory_order_release);
   wake_.notify_all();
   if (!abandon_ && ParallelStat()) Drain(/*help_only=*/true);
   for (std::thread& worker : workers_) worker.join();
+}
+
+// The queue is held for a push or a pop only, so a thread that finds it
+// taken spins a little before it sleeps on the lock: a sleeping thread's
+// core can go idle, and waking it again can take milliseconds on a virtual
+// machine (a no-op's worker slept on the lock ~15 times a run).
+std::unique_lock<std::mutex> Prefetcher::LockQueue() {
+  std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+  for (int spin = 0; !lock.owns_lock() && spin < kLockSpins; ++spin) {
+    CpuRelax();
+    lock.try_lock();
+  }
+  if (!lock.owns_lock()) lock.lock();
+  return lock;
 }
 
 // A worker started early (NodesExpected) would otherwise fall asleep just
@@ -185,15 +179,21 @@ void Prefetcher::AwaitFirstWork() {
 
 void Prefetcher::Drain(bool help_only) {
   if (!help_only) AwaitFirstWork();
-  DirectoryCache dirs;
+  DirectoryDescriptors dirs(dirs_per_thread_);
+  Work work;
   for (;;) {
-    Work work;
     {
-      std::unique_lock<std::mutex> lock(mutex_);
-      if (!help_only) wake_.wait(lock, [&] { return !queue_.empty() || stopping_; });
-      if (queue_.empty()) return;  // stopping (or only helping), and nothing left
-      work = std::move(queue_.front());
-      queue_.pop_front();
+      std::unique_lock<std::mutex> lock = LockQueue();
+      // The last batch's list goes back for the main thread to fill again:
+      // a worker frees nothing (free() would take the main thread's lock).
+      if (work.nodes.capacity()) {
+        work.nodes.clear();
+        spare_.push_back(std::move(work.nodes));
+        work.nodes = std::vector<Node*>();
+      }
+      if (!help_only) wake_.wait(lock, [&] { return next_ < queue_.size() || stopping_; });
+      if (next_ == queue_.size()) return;  // stopping (or only helping), and nothing left
+      work = std::move(queue_[next_++]);
     }
     if (abandon_) return;
     if (!work.nodes.empty())
@@ -203,18 +203,18 @@ void Prefetcher::Drain(bool help_only) {
   }
 }
 
-void Prefetcher::StatAll(const std::vector<Node*>& nodes, DirectoryCache* dirs) {
+void Prefetcher::StatAll(const std::vector<Node*>& nodes, DirectoryDescriptors* dirs) {
   for (Node* node : nodes) {
     std::string_view path = node->path;
     std::string_view dir = DirName(path);
     int dir_fd = dirs->Get(dir);
-    if (dir_fd == DirectoryCache::kMissing) {
+    if (dir_fd == DirectoryDescriptors::kMissing) {
       node->MarkMissing();
       continue;
     }
     if (dir_fd == -1) continue;  // left to the scan, which reports errors
     // The name runs to the end of the path, which is NUL-terminated.
-    const char* name = dir.empty() ? path.data() : path.data() + dir.size() + (dir == "/" ? 0 : 1);
+    const char* name = dir_fd == AT_FDCWD ? path.data() : path.data() + dir.size() + (dir == "/" ? 0 : 1);
     if (!*name) continue;
     struct stat st;
     if (fstatat(dir_fd, name, &st, 0) < 0) {

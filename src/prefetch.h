@@ -15,7 +15,6 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <deque>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -49,14 +48,15 @@ class Prefetcher : public NodeObserver {
     size_t edge_begin = 0;
     size_t edge_end = 0;
   };
-  class DirectoryCache;
 
   void StartWorkers();
+  // The queue's lock, taken by spinning briefly before sleeping.
+  std::unique_lock<std::mutex> LockQueue();
   // Spins (for a bounded time) until the first work is queued.
   void AwaitFirstWork();
   // Takes work until the queue is empty and (unless `help_only`) stopping.
   void Drain(bool help_only);
-  void StatAll(const std::vector<Node*>& nodes, DirectoryCache* dirs);
+  void StatAll(const std::vector<Node*>& nodes, class DirectoryDescriptors* dirs);
   void HashCommands(size_t begin, size_t end);
   void Publish();
 
@@ -64,10 +64,16 @@ class Prefetcher : public NodeObserver {
   std::vector<Node*> pending_;  // main thread's batch, not yet published
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<Work> queue_;
+  // Work in the order posted; [next_, size) not taken yet. Kept until the
+  // end, so taking work frees nothing.
+  std::vector<Work> queue_;
+  size_t next_ = 0;
+  // Node lists the workers are done with, for the main thread to reuse.
+  std::vector<std::vector<Node*>> spare_;
   bool stopping_ = false;
   // Set once work (or the stop) was first posted; read without the lock.
   std::atomic<bool> posted_{false};
+  int dirs_per_thread_ = 0;  // directory descriptors each stat thread may keep
   std::atomic<bool> abandon_{false};
   bool joined_ = false;
   std::vector<std::thread> workers_;
