@@ -30,7 +30,6 @@ const size_t kStartThreshold = 16 * 1024;
 constexpr std::chrono::milliseconds kFirstWorkSpin(20);
 // Tries at the queue's lock before sleeping on it (each ~a few ns to ~100 ns).
 constexpr int kLockSpins = 2000;
-constexpr size_t kSpareRoom = 4096;
 
 // Tells the core a spin-wait is going on (it then spends less on it).
 inline void CpuRelax() {
@@ -67,18 +66,23 @@ size_t PrefetchThreads() {
 Prefetcher::Prefetcher(State* state) : state_(state) { state_->set_observer(this); }
 
 void Prefetcher::NodeCreated(Node* node) {
-  pending_.push_back(node);
+  Work* last = pending_.empty() ? nullptr : &pending_.back();
+  if (last && node == last->first + last->count && last->count < kBatch)
+    ++last->count;
+  else
+    pending_.push_back(Work{node, 1});
+  ++pending_nodes_;
   if (workers_.empty()) {
     // A small graph is scanned faster than a thread starts: the workers
     // only come into being for a large one.
-    if (pending_.size() < kStartThreshold) return;
+    if (pending_nodes_ < kStartThreshold) return;
     StartWorkers();
   }
-  if (pending_.size() >= kBatch) Publish();
+  if (pending_nodes_ >= kBatch) Publish();
 }
 
 void Prefetcher::NodesExpected(size_t count) {
-  if (workers_.empty() && pending_.size() + count >= kStartThreshold) StartWorkers();
+  if (workers_.empty() && pending_nodes_ + count >= kStartThreshold) StartWorkers();
 }
 
 void Prefetcher::StartWorkers() {
@@ -92,26 +96,18 @@ void Prefetcher::StartWorkers() {
   int stat_threads = static_cast<int>(count + 1);
   dirs_per_thread_ = DirectoryDescriptors::OpenPerThread(stat_threads, kSpareDescriptors);
   ReserveDescriptorRoom(stat_threads * dirs_per_thread_);
-  // Room for the lists handed back, so that handing one back allocates
-  // nothing (a 400k-node graph has ~1,600 batches).
-  spare_.reserve(kSpareRoom);
   for (size_t i = 0; i < count; ++i) workers_.push_back(StartBackgroundThread(&Prefetcher::Drain, this, false));
 }
 
 void Prefetcher::Publish() {
-  if (pending_.empty() || workers_.empty()) return;
+  if (pending_nodes_ == 0 || workers_.empty()) return;
   {
     std::unique_lock<std::mutex> lock = LockQueue();
-    queue_.emplace_back();
-    queue_.back().nodes = std::move(pending_);
-    pending_.clear();
-    if (!spare_.empty()) {
-      pending_ = std::move(spare_.back());
-      spare_.pop_back();
-    }
+    queue_.insert(queue_.end(), pending_.begin(), pending_.end());
   }
   posted_.store(true, std::memory_order_release);
-  pending_.reserve(kBatch);
+  pending_.clear();
+  pending_nodes_ = 0;
   wake_.notify_one();
 }
 
@@ -180,31 +176,24 @@ void Prefetcher::AwaitFirstWork() {
 void Prefetcher::Drain(bool help_only) {
   if (!help_only) AwaitFirstWork();
   DirectoryDescriptors dirs(dirs_per_thread_);
-  Work work;
   for (;;) {
+    Work work;
     {
       std::unique_lock<std::mutex> lock = LockQueue();
-      // The last batch's list goes back for the main thread to fill again:
-      // a worker frees nothing (free() would take the main thread's lock).
-      if (work.nodes.capacity()) {
-        work.nodes.clear();
-        spare_.push_back(std::move(work.nodes));
-        work.nodes = std::vector<Node*>();
-      }
       if (!help_only) wake_.wait(lock, [&] { return next_ < queue_.size() || stopping_; });
       if (next_ == queue_.size()) return;  // stopping (or only helping), and nothing left
-      work = std::move(queue_[next_++]);
+      work = queue_[next_++];
     }
     if (abandon_) return;
-    if (!work.nodes.empty())
-      StatAll(work.nodes, &dirs);
+    if (work.count)
+      StatAll(work.first, work.count, &dirs);
     else
       HashCommands(work.edge_begin, work.edge_end);
   }
 }
 
-void Prefetcher::StatAll(const std::vector<Node*>& nodes, DirectoryDescriptors* dirs) {
-  for (Node* node : nodes) {
+void Prefetcher::StatAll(Node* first, size_t count, DirectoryDescriptors* dirs) {
+  for (Node* node = first; node != first + count; ++node) {
     std::string_view path = node->path;
     std::string_view dir = DirName(path);
     int dir_fd = dirs->Get(dir);

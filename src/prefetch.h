@@ -42,9 +42,12 @@ class Prefetcher : public NodeObserver {
   void Join();
 
  private:
-  // A batch of nodes to stat, or (when `nodes` is empty) edges to hash.
+  // A batch of nodes to stat: `count` nodes adjacent in memory from
+  // `first` (the graph's nodes are created in order in chunks, so the
+  // batches need no list of their own), or (count 0) edges to hash.
   struct Work {
-    std::vector<Node*> nodes;
+    Node* first = nullptr;
+    size_t count = 0;
     size_t edge_begin = 0;
     size_t edge_end = 0;
   };
@@ -56,20 +59,21 @@ class Prefetcher : public NodeObserver {
   void AwaitFirstWork();
   // Takes work until the queue is empty and (unless `help_only`) stopping.
   void Drain(bool help_only);
-  void StatAll(const std::vector<Node*>& nodes, class DirectoryDescriptors* dirs);
+  void StatAll(Node* first, size_t count, class DirectoryDescriptors* dirs);
   void HashCommands(size_t begin, size_t end);
   void Publish();
 
   State* state_;
-  std::vector<Node*> pending_;  // main thread's batch, not yet published
+  // The main thread's batches, not yet published (one batch ends where the
+  // next node is not adjacent to its last, or at kBatch nodes).
+  std::vector<Work> pending_;
+  size_t pending_nodes_ = 0;
   std::mutex mutex_;
   std::condition_variable wake_;
   // Work in the order posted; [next_, size) not taken yet. Kept until the
   // end, so taking work frees nothing.
   std::vector<Work> queue_;
   size_t next_ = 0;
-  // Node lists the workers are done with, for the main thread to reuse.
-  std::vector<std::vector<Node*>> spare_;
   bool stopping_ = false;
   // Set once work (or the stop) was first posted; read without the lock.
   std::atomic<bool> posted_{false};
