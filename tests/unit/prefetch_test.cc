@@ -66,6 +66,39 @@ TEST(PrefetchTest, StatsTakenAheadMatchTheScansOwn) {
   }
 }
 
+TEST(PrefetchTest, NodesNotAdjacentInMemoryAreStattedToo) {
+  // Batches are runs of nodes adjacent in memory: nodes of two stores in
+  // turn break every run.
+  ScopedTempDir dir;
+  std::vector<std::string> paths = MakeTree(dir);
+  State state, elsewhere;
+  std::vector<Node*> others;
+  {
+    Prefetcher prefetcher(&state);
+    prefetcher.NodesExpected(1 << 20);
+    for (size_t i = 0; i < paths.size(); ++i) {
+      if (i % 3 == 0) {
+        others.push_back(elsewhere.GetNode(paths[i]));
+        prefetcher.NodeCreated(others.back());
+      } else {
+        state.GetNode(paths[i]);
+      }
+    }
+    prefetcher.ParsingDone();
+    prefetcher.Join();
+  }
+  RealDiskInterface disk;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    Node* ahead = i % 3 == 0 ? elsewhere.LookupNode(paths[i]) : state.LookupNode(paths[i]);
+    ASSERT_TRUE(ahead->status_known()) << paths[i];
+    State fresh;
+    Node* own = fresh.GetNode(paths[i]);
+    std::string err;
+    ASSERT_TRUE(own->Stat(&disk, &err)) << err;
+    EXPECT_EQ(own->mtime, ahead->mtime) << paths[i];
+  }
+}
+
 TEST(PrefetchTest, ASmallGraphIsLeftToTheScan) {
   ScopedTempDir dir;
   std::vector<std::string> paths = MakeTree(dir);
