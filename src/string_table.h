@@ -30,10 +30,7 @@ class StringTable {
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
       uintptr_t slot = slots_[i];
       if (!slot) return nullptr;
-      if ((slot & kTagMask) == tag) {
-        T* value = reinterpret_cast<T*>(slot & ~kTagMask);
-        if (value->*kKey == key) return value;
-      }
+      if (Holds(slot, tag, key)) return reinterpret_cast<T*>(slot & ~kTagMask);
     }
   }
 
@@ -55,10 +52,8 @@ class StringTable {
     size_t mask = slots_.size() - 1;
     uintptr_t tag = Tag(hash);
     size_t i = hash & mask;
-    for (; slots_[i]; i = (i + 1) & mask) {
-      if ((slots_[i] & kTagMask) == tag && reinterpret_cast<T*>(slots_[i] & ~kTagMask)->*kKey == value->*kKey)
-        return false;
-    }
+    for (; slots_[i]; i = (i + 1) & mask)
+      if (Holds(slots_[i], tag, value->*kKey)) return false;
     slots_[i] = address | tag;
     ++size_;
     return true;
@@ -83,6 +78,11 @@ class StringTable {
  private:
   static constexpr uintptr_t kTagMask = ~static_cast<uintptr_t>(0) << 48;
   static uintptr_t Tag(uint64_t hash) { return static_cast<uintptr_t>(hash) & kTagMask; }
+  // True if the (non-empty) slot holds the value with `key`; the tag
+  // rejects most others without touching the value.
+  static bool Holds(uintptr_t slot, uintptr_t tag, std::string_view key) {
+    return (slot & kTagMask) == tag && reinterpret_cast<T*>(slot & ~kTagMask)->*kKey == key;
+  }
 
   // The value's address as a slot (without its tag), once there is room.
   uintptr_t MakeRoomFor(T* value) {
