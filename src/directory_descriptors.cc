@@ -16,7 +16,7 @@ int DirectoryDescriptors::Get(std::string_view dir) {
   if (dir == last_dir_) return last_fd_;
   Slot* slot = Find(dir);
   if (slot->dir.empty()) {
-    if (used_ >= max_open_ || used_ >= kMaxOpen) {
+    if (used_ >= max_open_) {
       Clear();  // many directories in turn: start over rather than evict
       slot = Find(dir);
     }

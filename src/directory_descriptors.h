@@ -22,9 +22,9 @@ class DirectoryDescriptors {
   // Get()'s answer for a directory that does not exist.
   static constexpr int kMissing = -2;
 
-  // Keeps at most `max_open` (<= kMaxOpen) open; with 0, Get() answers
-  // AT_FDCWD for every directory (stat the whole path then).
-  explicit DirectoryDescriptors(int max_open = kMaxOpen) : max_open_(max_open) {}
+  // Keeps at most `max_open` (no more than kMaxOpen) open; with 0, Get()
+  // answers AT_FDCWD for every directory (stat the whole path then).
+  explicit DirectoryDescriptors(int max_open = kMaxOpen) : max_open_(max_open < kMaxOpen ? max_open : kMaxOpen) {}
   DirectoryDescriptors(const DirectoryDescriptors&) = delete;
   DirectoryDescriptors& operator=(const DirectoryDescriptors&) = delete;
   ~DirectoryDescriptors() { Clear(); }
