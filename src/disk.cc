@@ -72,16 +72,10 @@ bool RealDiskInterface::WriteFile(const std::string& path, std::string_view cont
     Error("WriteFile(%s): Unable to create file. %s", path.c_str(), strerror(errno));
     return false;
   }
-  size_t written = 0;
-  while (written < contents.size()) {
-    ssize_t n = write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      Error("WriteFile(%s): Unable to write to the file. %s", path.c_str(), strerror(errno));
-      close(fd);
-      return false;
-    }
-    written += n;
+  if (!WriteFully(fd, contents.data(), contents.size())) {
+    Error("WriteFile(%s): Unable to write to the file. %s", path.c_str(), strerror(errno));
+    close(fd);
+    return false;
   }
   if (close(fd) < 0) {
     Error("WriteFile(%s): Unable to close the file. %s", path.c_str(), strerror(errno));

@@ -74,12 +74,8 @@ void FitWidth(std::string* line, size_t width) {
 // stdio would flush (and copy byte by byte) at each of its newlines.
 void WriteToTerminal(const std::string& text) {
   fflush(stdout);  // what the status line printed goes first
-  for (size_t done = 0; done < text.size();) {
-    ssize_t written = write(STDOUT_FILENO, text.data() + done, text.size() - done);
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) return;  // the terminal went away: nothing to show
-    done += static_cast<size_t>(written);
-  }
+  // A failure means the terminal went away: nothing to show.
+  WriteFully(STDOUT_FILENO, text.data(), text.size());
 }
 
 bool IsBlank(std::string_view line) {
