@@ -24,19 +24,21 @@ import tempfile
 ROOT = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(ROOT, "src")
 # re2c flags per scanner (see CMakeLists.txt).
-SCANNERS = {"lexer": "-b", "depfile_parser": ""}
-
-
-# Linked last (see CMakeLists.txt): the subtools and rarely used modules, so
-# the code a build runs sits together and fewer pages of it are touched.
-COLD = re.compile(r"^(tools?_[a-z_]*|tools|http_server|msvc_deps|dyndep|explain|jobserver|metrics)\.cc$")
+SCANNERS = {"graph/lexer": "-b", "scan/depfile_parser": ""}
 
 
 def sources():
-    """Every module in src/ (the generated scanners included, their .in.cc
-    not), in link order: main.cc and the build path first, cold modules last."""
-    names = sorted(name for name in os.listdir(SRC) if name.endswith(".cc") and not name.endswith(".in.cc"))
-    return [n for n in names if not COLD.match(n)] + [n for n in names if COLD.match(n)]
+    """The library's sources as src/sources.txt lists them (CMakeLists.txt
+    reads the same list), in its link order, then main.cc."""
+    names = []
+    with open(os.path.join(SRC, "sources.txt")) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line and line != "[cold]":
+                names.append(line)
+    if len(names) < 10:
+        sys.exit("configure.py: src/sources.txt lists %d sources: is it complete?" % len(names))
+    return ["main.cc"] + names
 
 
 def compiler_flags(args):
@@ -134,6 +136,7 @@ def bootstrap(args):
 
     def compile_one(name):
         obj = os.path.join(outdir, name[:-3] + ".o")
+        os.makedirs(os.path.dirname(obj), exist_ok=True)
         cmd = [args.cxx] + flags + ["-I" + SRC, "-c", os.path.join(SRC, name), "-o", obj]
         result = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         return obj, cmd, result

@@ -27,10 +27,10 @@ install(FILES misc/completion/ninja.bash RENAME ninja
 install(FILES misc/completion/_ninja DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/zsh/site-functions)
 install(FILES LICENSE RENAME copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-# The Ninja release ronin behaves as (src/version.h): the package stands in
+# The Ninja release ronin behaves as (src/base/version.h): the package stands in
 # for Debian's ninja-build at that version, so `Depends: ninja-build (>= 1.10)`
 # is met by it.
-file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/src/version.h ninja_version_line
+file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/src/base/version.h ninja_version_line
      REGEX "kNinjaVersion\\[\\] = \"[0-9.]+\"")
 string(REGEX MATCH "[0-9]+(\\.[0-9]+)+" RONIN_NINJA_VERSION "${ninja_version_line}")
 

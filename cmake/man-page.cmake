@@ -1,6 +1,6 @@
 # Writes the man page: doc/ninja.1.in with its RONIN OPTIONS section made
 # from the block of ronin's own options that the built `ninja -h` prints, so
-# an option added to src/ronin_options.cc appears in the page by itself.
+# an option added to src/driver/ronin_options.cc appears in the page by itself.
 #   cmake -DNINJA=build/ninja -DINPUT=doc/ninja.1.in -DOUTPUT=ninja.1
 #         -DVERSION=x.y.z -P cmake/man-page.cmake
 

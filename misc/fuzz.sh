@@ -70,20 +70,26 @@ wait_slot() {
 build() {
   command -v "$CXX" >/dev/null || die "$CXX not found (clang++ with libFuzzer is needed)"
   mkdir -p "$BUILD/obj" "$BUILD/gen" "$BUILD/bin"
-  # The library: src/*.cc except the entry point; like the CMake build, the
-  # re2c scanners are regenerated from their .in.cc when re2c is installed.
-  local sources=() src name t
-  for src in "$ROOT"/src/*.cc; do
+  # The library: the sources src/sources.txt lists (as the CMake build and
+  # configure.py read them); like the CMake build, the re2c scanners are
+  # regenerated from their .in.cc when re2c is installed.
+  local sources=() src name t line
+  while IFS= read -r line; do
+    line=${line%%#*}
+    line=${line//[[:space:]]/}
+    [[ -z $line || $line == "[cold]" ]] && continue
+    src=$ROOT/src/$line
+    [[ -f $src ]] || die "src/sources.txt names $line, which does not exist"
     name=$(basename "$src" .cc)
-    case "$name" in main | *.in) continue ;; esac
-    if [[ -f $ROOT/src/$name.in.cc ]] && command -v re2c >/dev/null; then
-      if [[ ! -f $BUILD/gen/$name.cc || $ROOT/src/$name.in.cc -nt $BUILD/gen/$name.cc ]]; then
-        re2c -W -i --no-generation-date --no-version -o "$BUILD/gen/$name.cc" "$ROOT/src/$name.in.cc"
+    if [[ -f ${src%.cc}.in.cc ]] && command -v re2c >/dev/null; then
+      if [[ ! -f $BUILD/gen/$name.cc || ${src%.cc}.in.cc -nt $BUILD/gen/$name.cc ]]; then
+        re2c -W -i --no-generation-date --no-version -o "$BUILD/gen/$name.cc" "${src%.cc}.in.cc"
       fi
       src=$BUILD/gen/$name.cc
     fi
     sources+=("$src")
-  done
+  done <"$ROOT/src/sources.txt"
+  (( ${#sources[@]} >= 10 )) || die "src/sources.txt lists ${#sources[@]} sources: is it complete?"
   local objects=() failed=0 pids=() pid
   for src in "${sources[@]}"; do
     objects+=("$BUILD/obj/$(basename "$src" .cc).o")

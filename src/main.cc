@@ -12,17 +12,17 @@
 #include <string>
 #include <vector>
 
-#include "live_status.h"
-#include "graph_loader.h"
-#include "metrics.h"
-#include "job_reaper.h"
-#include "ninja_main.h"
-#include "prefetch.h"
-#include "ronin_options.h"
-#include "manifest_parser.h"
-#include "tools.h"
-#include "util.h"
-#include "version.h"
+#include "base/metrics.h"
+#include "base/util.h"
+#include "base/version.h"
+#include "driver/ninja_main.h"
+#include "driver/ronin_options.h"
+#include "exec/job_reaper.h"
+#include "graph/manifest_parser.h"
+#include "image/graph_loader.h"
+#include "scan/prefetch.h"
+#include "status/live_status.h"
+#include "tools/tools.h"
 
 namespace ronin {
 namespace {

@@ -23,6 +23,15 @@ SRC = os.path.join(harness.REPO, "src")
 CONSTRUCTION = re.compile(r"std::thread\s*[({]|std::thread\s+\w+\s*[({]|\bemplace(?:_back)?\(\s*&\w+::\w+")
 
 
+def source_files():
+    """Every .cc and .h under src/, in its folders; fails loudly if none."""
+    paths = sorted(glob.glob(os.path.join(SRC, "**", "*.cc"), recursive=True) +
+                   glob.glob(os.path.join(SRC, "**", "*.h"), recursive=True))
+    if len(paths) < 50:
+        raise AssertionError("found only %d sources under %s" % (len(paths), SRC))
+    return paths
+
+
 def thread_constructions(text):
     return [m.group(0) for m in CONSTRUCTION.finditer(text)]
 
@@ -40,7 +49,8 @@ class HelperThreadsTest(unittest.TestCase):
 
     def test_only_background_thread_h_starts_threads(self):
         offenders = []
-        for path in sorted(glob.glob(os.path.join(SRC, "*.cc")) + glob.glob(os.path.join(SRC, "*.h"))):
+        paths = source_files()
+        for path in paths:
             if os.path.basename(path) == "background_thread.h":
                 continue
             with open(path, encoding="utf-8") as f:

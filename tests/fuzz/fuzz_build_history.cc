@@ -17,10 +17,10 @@
 #include <utility>
 #include <vector>
 
-#include "build_history.h"
-#include "build_log.h"
 #include "fuzz_support.h"
-#include "job_slots.h"
+#include "insight/build_history.h"
+#include "insight/job_slots.h"
+#include "log/build_log.h"
 
 using namespace ronin;
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
-#include "build_log.h"
 #include "fuzz_support.h"
+#include "log/build_log.h"
 
 using namespace ronin;
 

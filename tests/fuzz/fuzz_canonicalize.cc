@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "base/util.h"
 #include "fuzz_support.h"
-#include "util.h"
 
 using namespace ronin;
 

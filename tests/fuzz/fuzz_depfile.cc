@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "depfile_parser.h"
 #include "fuzz_support.h"
+#include "scan/depfile_parser.h"
 
 using namespace ronin;
 

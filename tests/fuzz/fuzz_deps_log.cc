@@ -14,11 +14,11 @@
 #include <string_view>
 #include <vector>
 
-#include "deps_log.h"
 #include "fuzz_support.h"
-#include "graph.h"
-#include "manifest_parser.h"
-#include "state.h"
+#include "graph/graph.h"
+#include "graph/manifest_parser.h"
+#include "graph/state.h"
+#include "log/deps_log.h"
 
 using namespace ronin;
 

@@ -13,9 +13,9 @@
 
 #include <string>
 
-#include "checksummed_text.h"
-#include "discovered_deps_manifest.h"
-#include "sha256.h"
+#include "base/sha256.h"
+#include "cache/checksummed_text.h"
+#include "cache/discovered_deps_manifest.h"
 
 using namespace ronin;
 

@@ -16,8 +16,8 @@
 #include <string>
 #include <string_view>
 
-#include "dns_resolver.h"
 #include "fuzz_support.h"
+#include "net/dns_resolver.h"
 
 using namespace ronin;
 

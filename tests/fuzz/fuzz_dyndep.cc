@@ -12,12 +12,12 @@
 #include <algorithm>
 #include <string>
 
-#include "dyndep.h"
-#include "explain.h"
 #include "fuzz_support.h"
-#include "graph.h"
-#include "manifest_parser.h"
-#include "state.h"
+#include "graph/graph.h"
+#include "graph/manifest_parser.h"
+#include "graph/state.h"
+#include "scan/dyndep.h"
+#include "scan/explain.h"
 
 using namespace ronin;
 

@@ -16,11 +16,11 @@
 #include <string>
 #include <string_view>
 
-#include "eval.h"
 #include "fuzz_support.h"
-#include "graph.h"
-#include "graph_image.h"
-#include "state.h"
+#include "graph/eval.h"
+#include "graph/graph.h"
+#include "graph/state.h"
+#include "image/graph_image.h"
 
 using namespace ronin;
 

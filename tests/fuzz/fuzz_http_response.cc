@@ -17,7 +17,7 @@
 #include <string_view>
 
 #include "fuzz_support.h"
-#include "http_client.h"
+#include "net/http_client.h"
 
 using namespace ronin;
 

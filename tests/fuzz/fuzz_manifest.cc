@@ -28,14 +28,14 @@
 #include <string_view>
 #include <vector>
 
-#include "dep_loader.h"
-#include "deps_log.h"
-#include "explain.h"
+#include "base/util.h"
 #include "fuzz_support.h"
-#include "graph.h"
-#include "manifest_parser.h"
-#include "state.h"
-#include "util.h"
+#include "graph/graph.h"
+#include "graph/manifest_parser.h"
+#include "graph/state.h"
+#include "log/deps_log.h"
+#include "scan/dep_loader.h"
+#include "scan/explain.h"
 
 using namespace ronin;
 using ronin::fuzz::MemoryDisk;

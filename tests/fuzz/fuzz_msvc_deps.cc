@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/util.h"
 #include "fuzz_support.h"
-#include "msvc_deps.h"
-#include "util.h"
+#include "scan/msvc_deps.h"
 
 using namespace ronin;
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "fuzz_support.h"
-#include "live_status.h"
-#include "resource_history.h"
+#include "sched/resource_history.h"
+#include "status/live_status.h"
 
 using namespace ronin;
 

@@ -16,9 +16,9 @@
 #include <string>
 #include <utility>
 
-#include "edge_outcome.h"
 #include "fuzz_support.h"
-#include "state_file.h"
+#include "log/edge_outcome.h"
+#include "log/state_file.h"
 
 using namespace ronin;
 

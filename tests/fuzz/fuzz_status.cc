@@ -22,11 +22,11 @@
 #include <string>
 
 #include "fuzz_support.h"
-#include "graph.h"
-#include "line_printer.h"
-#include "manifest_parser.h"
-#include "state.h"
-#include "status.h"
+#include "graph/graph.h"
+#include "graph/manifest_parser.h"
+#include "graph/state.h"
+#include "status/line_printer.h"
+#include "status/status.h"
 
 using namespace ronin;
 

@@ -20,10 +20,10 @@
 #include <string_view>
 #include <vector>
 
-#include "compact_vector.h"
-#include "disk.h"
-#include "eval.h"
-#include "graph.h"
+#include "base/compact_vector.h"
+#include "base/disk.h"
+#include "graph/eval.h"
+#include "graph/graph.h"
 
 namespace ronin {
 namespace fuzz {

@@ -21,8 +21,8 @@
 #include <sstream>
 #include <string>
 
-#include "disk.h"
-#include "http_cache_store.h"
+#include "base/disk.h"
+#include "cache/http_cache_store.h"
 
 using namespace ronin;
 

@@ -1,6 +1,6 @@
 // Tests for background_thread.h: a helper thread never takes the signals
 // the build loop waits for.
-#include "background_thread.h"
+#include "base/background_thread.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -9,7 +9,7 @@
 #include <atomic>
 #include <chrono>
 
-#include "subprocess.h"
+#include "exec/subprocess.h"
 
 namespace ronin {
 namespace {

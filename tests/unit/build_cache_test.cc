@@ -7,9 +7,9 @@
 
 #include <fstream>
 
-#include "cache_key.h"
-#include "discovered_deps_manifest.h"
-#include "sha256.h"
+#include "base/sha256.h"
+#include "cache/cache_key.h"
+#include "cache/discovered_deps_manifest.h"
 #include "test_support.h"
 
 namespace ronin {

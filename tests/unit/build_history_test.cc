@@ -1,7 +1,7 @@
 // Tests for the trace and report tools' model of a build: the builds in
 // .ninja_log (build_history.h), job slots (job_slots.h) and the critical
 // path (critical_path.h).
-#include "build_history.h"
+#include "insight/build_history.h"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "critical_path.h"
-#include "job_slots.h"
-#include "state.h"
+#include "graph/state.h"
+#include "insight/critical_path.h"
+#include "insight/job_slots.h"
 #include "test_support.h"
 
 namespace ronin {

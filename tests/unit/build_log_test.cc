@@ -1,6 +1,6 @@
 // Tests for .ninja_log (build_log.h): the v7 format of spec section 3.1,
 // loading quirks, recompaction, the v5/v6 upgrade path and restat.
-#include "build_log.h"
+#include "log/build_log.h"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <set>
 #include <string>
 
-#include "graph.h"
-#include "hash.h"
-#include "state.h"
+#include "base/hash.h"
+#include "graph/graph.h"
+#include "graph/state.h"
 #include "test_support.h"
 
 namespace ronin {

@@ -1,5 +1,5 @@
 // The build cache's storage (cache_store.h): the directory backend.
-#include "cache_store.h"
+#include "cache/cache_store.h"
 
 #include <sys/stat.h>
 #include <utime.h>
@@ -8,7 +8,7 @@
 
 #include <thread>
 
-#include "sha256.h"
+#include "base/sha256.h"
 #include "test_support.h"
 
 namespace ronin {

@@ -1,9 +1,9 @@
 // Tests for ChunkedStore (chunked_store.h): creation order, stable
 // addresses, and snapshots that index objects by address while the store
 // keeps growing.
-#include "chunked_store.h"
+#include "base/chunked_store.h"
 
-#include "graph.h"
+#include "graph/graph.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "compact_vector.h"
+#include "base/compact_vector.h"
 
 #include <gtest/gtest.h>
 

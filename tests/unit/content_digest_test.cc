@@ -1,7 +1,7 @@
 // Tests for content digests (content_digest.h): files and bytes agree
 // across read and block boundaries, any changed byte or length changes the
 // digest, and what cannot be read gets none.
-#include "content_digest.h"
+#include "scan/content_digest.h"
 
 #include <gtest/gtest.h>
 

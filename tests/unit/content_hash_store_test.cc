@@ -2,7 +2,7 @@
 // what makes an edge's inputs "unchanged", the guards (outputs rewritten
 // elsewhere, inputs written while the command ran), early cutoff, and that
 // recorded digests spare a later run any hashing.
-#include "content_hash_store.h"
+#include "scan/content_hash_store.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,9 +12,9 @@
 #include <memory>
 #include <string>
 
-#include "disk.h"
-#include "graph.h"
-#include "state.h"
+#include "base/disk.h"
+#include "graph/graph.h"
+#include "graph/state.h"
 #include "test_support.h"
 
 namespace ronin {

@@ -1,4 +1,4 @@
-#include "depfile_parser.h"
+#include "scan/depfile_parser.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Tests for .ninja_deps (deps_log.h): the v4 byte layout of spec section
 // 3.2, round trips, skipped rewrites, recovery from damaged files and
 // recompaction.
-#include "deps_log.h"
+#include "log/deps_log.h"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "graph.h"
-#include "state.h"
+#include "graph/graph.h"
+#include "graph/state.h"
 #include "test_support.h"
 
 namespace ronin {

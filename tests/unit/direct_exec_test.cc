@@ -1,4 +1,4 @@
-#include "direct_exec.h"
+#include "exec/direct_exec.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

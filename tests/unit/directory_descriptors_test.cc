@@ -1,7 +1,7 @@
 // Tests for DirectoryDescriptors (directory_descriptors.h): one descriptor
 // per directory, missing directories told apart, more directories than it
 // keeps open, and the descriptor table grown ahead of the stat threads.
-#include "directory_descriptors.h"
+#include "scan/directory_descriptors.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>

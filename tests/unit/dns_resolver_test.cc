@@ -1,6 +1,6 @@
 // Tests for the DNS stub resolver's plain parts (dns_resolver.h):
 // resolv.conf, queries, and responses built here byte by byte.
-#include "dns_resolver.h"
+#include "net/dns_resolver.h"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>

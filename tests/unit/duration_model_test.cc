@@ -1,7 +1,7 @@
 // Tests for the expected-duration weights of the critical path
 // (duration_model.h): floor, median for unknown edges, Ninja's weights
 // when nothing is known, and durations read from a real .ninja_log.
-#include "duration_model.h"
+#include "sched/duration_model.h"
 
 #include <gtest/gtest.h>
 #include <stdio.h>
@@ -9,9 +9,9 @@
 
 #include <string>
 
-#include "build_log.h"
-#include "graph.h"
-#include "state.h"
+#include "graph/graph.h"
+#include "graph/state.h"
+#include "log/build_log.h"
 #include "test_support.h"
 
 namespace ronin {

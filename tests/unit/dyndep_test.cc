@@ -1,18 +1,18 @@
 // Tests for dyndep files (dyndep.h): the parser's errors (texts checked
 // against ninja 1.13.2 loading the same file as "dd"), the loader's graph
 // updates, and how the scan and the plan pick dyndep information up.
-#include "dyndep.h"
+#include "scan/dyndep.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "explain.h"
-#include "graph.h"
-#include "plan.h"
-#include "scan.h"
-#include "state.h"
+#include "graph/graph.h"
+#include "graph/state.h"
+#include "scan/explain.h"
+#include "scan/scan.h"
+#include "sched/plan.h"
 #include "test_support.h"
 
 namespace ronin {

@@ -1,6 +1,6 @@
 // Tests for the per-edge outcome records behind -t trace's args
 // (edge_outcome.h): round trips, unknown fields ignored, bad ones refused.
-#include "edge_outcome.h"
+#include "log/edge_outcome.h"
 
 #include <gtest/gtest.h>
 

@@ -1,15 +1,15 @@
 // Tests for eval.h (EvalString, Scope, SmallMap, Rule) and for the edge
 // environment behind Edge::GetBinding. Expected command texts were checked
 // with `ninja -t commands` (1.13.2) on the same manifests.
-#include "eval.h"
+#include "graph/eval.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "graph.h"
-#include "state.h"
+#include "graph/graph.h"
+#include "graph/state.h"
 #include "test_support.h"
 
 namespace ronin {

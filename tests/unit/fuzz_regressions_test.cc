@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "graph.h"
-#include "manifest_parser.h"
-#include "state.h"
-#include "status.h"
+#include "graph/graph.h"
+#include "graph/manifest_parser.h"
+#include "graph/state.h"
+#include "status/status.h"
 #include "test_support.h"
 
 namespace ronin {

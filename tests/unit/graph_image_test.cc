@@ -1,12 +1,12 @@
 // Tests for the graph image: a parsed State written and loaded back is the
 // same State, and damaged images are refused without crashing.
-#include "graph_image.h"
+#include "image/graph_image.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "state.h"
+#include "graph/state.h"
 #include "test_support.h"
 
 namespace ronin {

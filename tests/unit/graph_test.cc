@@ -1,7 +1,7 @@
 // Tests for State (state.h) and the dirty scan (scan.h, dep_loader.h) over
 // an in-memory disk. Error texts and `-d explain` reasons were checked
 // against ninja 1.13.2 on equivalent builds.
-#include "graph.h"
+#include "graph/graph.h"
 
 #include <gtest/gtest.h>
 
@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "build_log.h"
-#include "deps_log.h"
-#include "explain.h"
-#include "scan.h"
-#include "state.h"
+#include "graph/state.h"
+#include "log/build_log.h"
+#include "log/deps_log.h"
+#include "scan/explain.h"
+#include "scan/scan.h"
 #include "test_support.h"
 
 namespace ronin {

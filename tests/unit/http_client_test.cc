@@ -1,4 +1,4 @@
-#include "http_client.h"
+#include "net/http_client.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Tests for huge_pages.h and the allocators that use it (arena.h): blocks
 // are aligned, zeroed and usable, advised for huge pages only where asked,
 // and an arena switches to 2 MiB blocks only once it holds a large graph.
-#include "huge_pages.h"
+#include "base/huge_pages.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "arena.h"
+#include "base/arena.h"
 
 namespace ronin {
 namespace {

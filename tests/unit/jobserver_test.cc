@@ -1,7 +1,7 @@
 // Tests for jobserver.h. The MAKEFLAGS readings were checked against
 // ninja 1.13.2 (which mode it enters, or which warning it prints, for each
 // value); the pipe form's acceptance and the pool are ronin's own.
-#include "jobserver.h"
+#include "sched/jobserver.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <climits>
 #include <string>
 
-#include "status.h"
+#include "status/status.h"
 
 namespace ronin {
 namespace {

@@ -1,6 +1,6 @@
 // Tests for the manifest tokeniser. Error texts (message, context line and
 // caret) were checked against ninja 1.13.2 parsing the same bytes.
-#include "lexer.h"
+#include "graph/lexer.h"
 
 #include <gtest/gtest.h>
 

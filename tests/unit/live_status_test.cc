@@ -1,7 +1,7 @@
 // Tests for the live view (live_status.h): the block's lines for a
 // terminal size, the last line of a job's output, when it asks to be
 // redrawn, and its list of running jobs (running_jobs.h).
-#include "live_status.h"
+#include "status/live_status.h"
 
 #include <gtest/gtest.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "state.h"
+#include "graph/state.h"
 #include "test_support.h"
 
 namespace ronin {

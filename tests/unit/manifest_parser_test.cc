@@ -1,13 +1,13 @@
 // Tests for ManifestParser. Every error text below is what ninja 1.13.2
 // prints for the same manifest (with "build.ninja" in place of "input").
-#include "manifest_parser.h"
+#include "graph/manifest_parser.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "graph.h"
-#include "state.h"
+#include "graph/graph.h"
+#include "graph/state.h"
 #include "test_support.h"
 
 namespace ronin {

@@ -1,7 +1,7 @@
 // Tests for memory-aware admission (memory_admission.h) and the peak-RSS
 // history behind it (resource_history.h): reading a fake meminfo and cgroup
 // through RONIN_MEMORY_INFO_DIR, measuring a process group, and deciding.
-#include "memory_admission.h"
+#include "sched/memory_admission.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -9,10 +9,10 @@
 
 #include <string>
 
-#include "graph.h"
-#include "resource_history.h"
-#include "state.h"
-#include "state_file.h"
+#include "graph/graph.h"
+#include "graph/state.h"
+#include "log/state_file.h"
+#include "sched/resource_history.h"
 #include "test_support.h"
 
 namespace ronin {

@@ -1,4 +1,4 @@
-#include "msvc_deps.h"
+#include "scan/msvc_deps.h"
 
 #include <gtest/gtest.h>
 

@@ -1,15 +1,15 @@
 // Tests for the build plan (plan.h): readiness, critical-path order, pools,
 // failure, restat pruning (CleanNode) and very long chains.
-#include "plan.h"
+#include "sched/plan.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "explain.h"
-#include "scan.h"
-#include "state.h"
+#include "graph/state.h"
+#include "scan/explain.h"
+#include "scan/scan.h"
 #include "test_support.h"
 
 namespace ronin {

@@ -1,6 +1,6 @@
 // Tests for Prefetcher (prefetch.h): the stats it takes ahead are the ones
 // the scan would take, and a small graph is left to the scan.
-#include "prefetch.h"
+#include "scan/prefetch.h"
 
 #include <sys/stat.h>
 
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "disk.h"
-#include "graph.h"
+#include "base/disk.h"
+#include "graph/graph.h"
 #include "test_support.h"
 
 namespace ronin {

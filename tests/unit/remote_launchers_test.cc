@@ -1,14 +1,14 @@
 // Tests for remote execution: the launcher classifier
 // (remote_launchers.h) and the admission of local and remote edges
 // (remote_jobs.h).
-#include "remote_launchers.h"
+#include "sched/remote_launchers.h"
 
 #include <gtest/gtest.h>
 
-#include "explain.h"
-#include "plan.h"
-#include "remote_jobs.h"
-#include "scan.h"
+#include "scan/explain.h"
+#include "scan/scan.h"
+#include "sched/plan.h"
+#include "sched/remote_jobs.h"
 #include "test_support.h"
 
 namespace ronin {

@@ -1,12 +1,12 @@
 // Tests for the build report's rendering (report_html.h, report_svg.h).
-#include "report_html.h"
+#include "insight/report_html.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "report_svg.h"
+#include "insight/report_svg.h"
 
 namespace ronin {
 namespace {

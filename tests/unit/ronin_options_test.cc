@@ -1,4 +1,4 @@
-#include "ronin_options.h"
+#include "driver/ronin_options.h"
 
 #include <gtest/gtest.h>
 

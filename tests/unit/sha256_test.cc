@@ -1,11 +1,11 @@
 // SHA-256 against the FIPS 180-4 example vectors, split updates, and the
 // SHA-NI compression function against the portable one.
-#include "sha256.h"
+#include "base/sha256.h"
 
 #include <cstring>
 #include <random>
 
-#include "sha256_blocks.h"
+#include "base/sha256_blocks.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Tests for .ronin_state (state_file.h): round trips, last record wins,
 // unchanged payloads not rewritten, damaged tails cut, bad headers started
 // over, unknown kinds skipped, recompaction.
-#include "state_file.h"
+#include "log/state_file.h"
 
 #include <gtest/gtest.h>
 

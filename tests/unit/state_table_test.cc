@@ -1,7 +1,7 @@
 // Tests for the in-memory table of .ronin_state records (state_table.h):
 // lookups by kind and key, payloads changed in place or moved when they
 // outgrow their room, growth of the index, iteration in key order.
-#include "state_table.h"
+#include "log/state_table.h"
 
 #include <gtest/gtest.h>
 

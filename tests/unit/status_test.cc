@@ -2,7 +2,7 @@
 // Status lines are checked on a non-terminal stdout (captured), where each
 // line is printed once, when its edge finishes. Expected texts come from
 // ninja 1.13.2 runs with the same NINJA_STATUS, timings and terminal width.
-#include "status.h"
+#include "status/status.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -10,10 +10,10 @@
 #include <memory>
 #include <string>
 
-#include "cache_counts.h"
-#include "graph.h"
-#include "line_printer.h"
-#include "state.h"
+#include "graph/graph.h"
+#include "graph/state.h"
+#include "status/cache_counts.h"
+#include "status/line_printer.h"
 #include "test_support.h"
 
 namespace ronin {

@@ -1,6 +1,6 @@
 // Tests for StringTable (string_table.h): lookups, room reserved up front,
 // and the one-probe insert that refuses a key already present.
-#include "string_table.h"
+#include "base/string_table.h"
 
 #include <gtest/gtest.h>
 

@@ -22,10 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "disk.h"
-#include "graph.h"
-#include "manifest_parser.h"
-#include "state.h"
+#include "base/disk.h"
+#include "graph/graph.h"
+#include "graph/manifest_parser.h"
+#include "graph/state.h"
 
 namespace ronin {
 namespace test {

@@ -1,7 +1,7 @@
 // Tests for util.h. Expected canonical forms, quoting and stripping were
 // checked against ninja 1.13.2 (e.g. `build P: phony` + `-t targets all`,
 // `-t commands` for $in quoting, command output for escape stripping).
-#include "util.h"
+#include "base/util.h"
 
 #include <gtest/gtest.h>
 #include <fcntl.h>

@@ -1,0 +1,62 @@
+// How the user asked for this build to run: Ninja's flags (-j, -k, -l, -n,
+// -v, -d keep*, -d explain) and ronin's own long options. main.cc fills it
+// in once (driver/ronin_options.h parses the long options); everything
+// after reads it.
+#ifndef RONIN_BASE_BUILD_CONFIG_H_
+#define RONIN_BASE_BUILD_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ronin {
+
+struct RoninOptions {
+  // --jobserver-pool: be a GNU make jobserver for the commands (jobserver.h).
+  bool jobserver_pool = false;
+  // --content-hash: an input whose mtime changed but whose content did not
+  // rebuilds nothing (content_hash_store.h); kept in .ronin_state.
+  bool content_hash = false;
+  // --keep-free-memory=SIZE: start no job that would take the machine's
+  // available memory below SIZE bytes (memory_admission.h); 0 = off.
+  int64_t keep_free_memory = 0;
+  // --progress=live: a live view of the running jobs (live_status.h).
+  enum class Progress { kClassic, kLive };
+  Progress progress = Progress::kClassic;
+  // --remote-jobs: commands run through a distributed launcher take one of
+  // this many remote slots instead of a -j slot (remote_jobs.h; 0: off).
+  int remote_jobs = 0;
+  // --remote-launchers: launchers beyond distcc, icecc and sccache.
+  std::vector<std::string> remote_launchers;
+  // --cache[=DIR|URL]: the shared build cache (build_cache.h); empty: off.
+  std::string cache;
+  // --cache-size: the directory cache's size limit (LRU eviction).
+  int64_t cache_size = int64_t{5} << 30;
+  // --cache-rules: rules cached beyond those that report their inputs.
+  std::vector<std::string> cache_rules;
+  // --cache-base-dir: absolute paths under it are relative in cache keys.
+  std::string cache_base_dir;
+  // --job-reaper=off: commands of a ninja that dies live on (job_reaper.h).
+  bool job_reaper = true;
+  // --clean-edge-outputs: `-t clean TARGET` also removes the other outputs
+  // of each edge it cleans, implicit ones included (tool_clean.cc).
+  bool clean_edge_outputs = false;
+};
+
+struct BuildConfig {
+  enum class Verbosity { kQuiet, kNoStatusUpdate, kNormal, kVerbose };
+  Verbosity verbosity = Verbosity::kNormal;
+  bool dry_run = false;
+  int parallelism = 1;
+  bool parallelism_from_cmdline = false;
+  int failures_allowed = 1;
+  double max_load_average = -0.0;  // <= 0: no limit
+  bool keep_depfile = false;
+  bool keep_rsp = false;
+  bool explain = false;
+  RoninOptions ronin;  // ronin's own options (driver/ronin_options.h parses them)
+};
+
+}  // namespace ronin
+
+#endif  // RONIN_BASE_BUILD_CONFIG_H_

@@ -1,0 +1,72 @@
+// The build cache's storage (issue 15, part 2, storage only): action
+// entries looked up by key, and blobs by their SHA-256, verified on read.
+// The directory backend is the local form of --cache=DIR; an HTTP backend
+// (Bazel's /ac/<key>, /cas/<sha256> layout) would implement the same
+// interface. The builder reaches it through BuildCache (build_cache.h).
+#ifndef RONIN_CACHE_CACHE_STORE_H_
+#define RONIN_CACHE_CACHE_STORE_H_
+
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ronin {
+
+class CacheStore {
+ public:
+  virtual ~CacheStore() = default;
+  // The entry stored under `key` (64 hex digits). False if there is none.
+  virtual bool GetAction(const std::string& key, std::string* entry) = 0;
+  virtual bool PutAction(const std::string& key, std::string_view entry) = 0;
+  // The blob named `digest`. False if absent, or if its bytes do not hash
+  // to its name (a damaged copy, which is removed).
+  virtual bool GetBlob(const std::string& digest, std::string* bytes) = 0;
+  // Stores `bytes`; *digest gets their name.
+  virtual bool PutBlob(std::string_view bytes, std::string* digest) = 0;
+};
+
+// A cache in a directory: DIR/ac/<2 hex>/<key>, DIR/cas/<2 hex>/<sha256>.
+// Every write goes to DIR/tmp and is renamed into place, so readers in
+// other builds see a whole file or none. Reads refresh a file's mtime,
+// which Trim uses as "last used", unless it is less than an hour old: LRU
+// to the hour, and a hit does not write the inodes it reads.
+class DirectoryCacheStore : public CacheStore {
+ public:
+  // `max_bytes`: Trim's size limit (0: none).
+  DirectoryCacheStore(std::string root, int64_t max_bytes);
+
+  bool GetAction(const std::string& key, std::string* entry) override;
+  bool PutAction(const std::string& key, std::string_view entry) override;
+  bool GetBlob(const std::string& digest, std::string* bytes) override;
+  bool PutBlob(std::string_view bytes, std::string* digest) override;
+
+  // Deletes the least recently used files until the cache holds at most
+  // 90% of the limit. Returns the bytes it freed.
+  int64_t Trim();
+
+ private:
+  std::string PathFor(const char* kind, const std::string& name) const;
+  // Every file under ac/ and cas/ with what stat said of it.
+  void ForEachFile(const std::function<void(const std::string& path, const struct stat& st)>& visit);
+  bool ReadFile(const std::string& path, std::string* bytes);
+  bool WriteAtomically(const std::string& path, std::string_view bytes);
+
+  std::string root_;
+  int64_t max_bytes_;
+  std::string tmp_prefix_;  // DIR/tmp/<pid>.
+};
+
+// Reads an open file of `size` bytes (as fstat gave it) into *bytes: one
+// read where a loop to end of file would take two. False if the file ends
+// sooner; a file that grew meanwhile is read to `size` (the cache's files
+// never change once renamed into place, and a digest or checksum check
+// refuses a cut copy).
+bool ReadFdExactly(int fd, int64_t size, std::string* bytes);
+
+}  // namespace ronin
+
+#endif  // RONIN_CACHE_CACHE_STORE_H_

@@ -1,0 +1,283 @@
+#include "driver/ninja_main.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "base/metrics.h"
+#include "base/util.h"
+#include "cache/build_cache.h"
+#include "cache/cache_open.h"
+#include "log/build_lock.h"
+#include "sched/builder.h"
+#include "sched/jobserver.h"
+
+namespace ronin {
+
+NinjaMain::NinjaMain(const char* ninja_command, const BuildConfig& config)
+    : ninja_command_(ninja_command),
+      config_(config),
+      explanations_(config.explain),
+      start_time_millis_(MonotonicMillis()) {}
+
+bool NinjaMain::EnsureBuildDirExists() {
+  build_dir_ = std::string(state_.root_scope()->LookupVariable("builddir"));
+  if (!build_dir_.empty() && !config_.dry_run) {
+    if (!disk_.MakeDirs(build_dir_ + "/.") && errno != EEXIST) {
+      Error("creating build directory %s: %s", build_dir_.c_str(), strerror(errno));
+      return false;
+    }
+  }
+  return true;
+}
+
+bool NinjaMain::OpenBuildLog(bool recompact_only) {
+  std::string path = BuildLogPath();
+  std::string err;
+  // Whoever may write the logs holds the build directory's lock.
+  if (!config_.dry_run || recompact_only) {
+    bool waited = false;
+    if (!LockBuildDirectory(build_dir_.empty() ? "." : build_dir_, &waited, &err)) {
+      Error("%s", err.c_str());
+      return false;
+    }
+    waited_for_lock_ = waited_for_lock_ || waited;
+  }
+  BuildLog::LoadStatus status;
+  {
+    METRIC_RECORD(".ninja_log load");
+    status = build_log_.Load(path, &err, this);
+  }
+  if (status == BuildLog::LoadStatus::kError) {
+    Error("loading build log %s: %s", path.c_str(), err.c_str());
+    return false;
+  }
+  if (!err.empty()) {
+    Warning("%s", err.c_str());  // e.g. an unreadable version: starting over
+    err.clear();
+  }
+  if (recompact_only) {
+    if (status == BuildLog::LoadStatus::kNotFound) return true;
+    bool ok = build_log_.Recompact(path, *this, &err);
+    if (!ok) Error("failed recompaction: %s", err.c_str());
+    return ok;
+  }
+  if (!config_.dry_run && !build_log_.OpenForWrite(path, *this, &err)) {
+    Error("opening build log: %s", err.c_str());
+    return false;
+  }
+  return true;
+}
+
+bool NinjaMain::OpenDepsLog(bool recompact_only) {
+  std::string path = DepsLogPath();
+  std::string err;
+  DepsLog::LoadStatus status;
+  {
+    METRIC_RECORD(".ninja_deps load");
+    status = deps_log_.Load(path, &state_, &err);
+  }
+  if (status == DepsLog::LoadStatus::kError) {
+    Error("loading deps log %s: %s", path.c_str(), err.c_str());
+    return false;
+  }
+  if (!err.empty()) {
+    Warning("%s", err.c_str());
+    err.clear();
+  }
+  if (recompact_only) {
+    if (status == DepsLog::LoadStatus::kNotFound) return true;
+    bool ok = deps_log_.Recompact(path, &err);
+    if (!ok) Error("failed recompaction: %s", err.c_str());
+    return ok;
+  }
+  if (!config_.dry_run && !deps_log_.OpenForWrite(path, &err)) {
+    Error("opening deps log: %s", err.c_str());
+    return false;
+  }
+  return true;
+}
+
+bool NinjaMain::OpenStateFile() {
+  if (!StateFileWanted(config_)) return true;
+  // Read when first asked: a no-op build never reads it.
+  state_file_.LoadOnFirstUse(StateFilePath());
+  if (config_.dry_run) state_file_.DisableWrites();
+  if (config_.ronin.content_hash) content_store_.reset(new ContentHashStore(&state_, &state_file_));
+  if (!config_.dry_run) edge_outcomes_.reset(new EdgeOutcomeRecorder(&state_file_));
+  if (config_.ronin.keep_free_memory > 0 && !config_.dry_run) {
+    resource_history_.reset(new ResourceHistory(&state_, &state_file_));
+    memory_admission_.reset(new MemoryAdmission(config_.ronin.keep_free_memory, resource_history_.get()));
+  }
+  return true;
+}
+
+bool NinjaMain::IsPathDead(std::string_view path) const {
+  const Node* node = state_.LookupNode(path);
+  if (node && node->in_edge) return false;
+  // Keep entries for files that still exist: generators may use them.
+  std::string err;
+  TimeStamp mtime = disk_.Stat(std::string(path), &err);
+  if (mtime == -1) Error("%s", err.c_str());
+  return mtime == 0;
+}
+
+std::string_view NinjaMain::InternedPath(std::string_view path, uint64_t path_hash, uint32_t* edge_id) const {
+  const Node* node = state_.LookupNode(path, path_hash);
+  if (!node) return std::string_view();
+  if (node->in_edge && node->in_edge->outputs[0] == node) *edge_id = node->in_edge->id;
+  return node->path;
+}
+
+bool NinjaMain::CurrentCommand(std::string_view path, std::string* command) const {
+  const Node* node = state_.LookupNode(path);
+  if (!node || !node->in_edge || node->in_edge->is_phony()) return false;
+  *command = node->in_edge->EvaluateCommand(true);
+  return true;
+}
+
+bool NinjaMain::RebuildManifest(const char* input_file, std::string* err, Status* status) {
+  std::string path = input_file;
+  if (path.empty()) {
+    *err = "empty path";
+    return false;
+  }
+  CanonicalizePath(&path);
+  Node* node = state_.LookupNode(path);
+  if (!node) return false;
+
+  Builder builder(&state_, config_, &build_log_, &deps_log_, &disk_, status, &explanations_,
+                  start_time_millis_);
+  builder.SetContentHashStore(content_store_.get());
+  builder.SetMemoryAdmission(memory_admission_.get());
+  builder.SetEdgeOutcomes(edge_outcomes_.get());
+  if (!builder.AddTarget(node, err)) return false;
+  if (builder.AlreadyUpToDate()) return false;
+  if (builder.Build(err) != kExitSuccess) return false;
+  // Only a manifest that actually changed (restat may say otherwise) counts.
+  if (!node->dirty) {
+    state_.Reset();
+    return false;
+  }
+  return true;
+}
+
+Node* NinjaMain::CollectTarget(const char* cpath, std::string* err) {
+  std::string path = cpath;
+  if (path.empty()) {
+    *err = "empty path";
+    return nullptr;
+  }
+  CanonicalizePath(&path);
+  // "foo.c^" means the first output of the first edge using foo.c.
+  bool first_dependent = false;
+  if (path.back() == '^') {
+    path.pop_back();
+    first_dependent = true;
+  }
+  Node* node = state_.LookupNode(path);
+  if (!node) {
+    *err = "unknown target '" + path + "'";
+    if (path == "clean") {
+      *err += ", did you mean 'ninja -t clean'?";
+    } else if (path == "help") {
+      *err += ", did you mean 'ninja -h'?";
+    } else if (Node* suggestion = state_.SpellcheckNode(path)) {
+      *err += ", did you mean '" + std::string(suggestion->path) + "'?";
+    }
+    return nullptr;
+  }
+  if (!first_dependent) return node;
+  if (node->out_edges.empty()) {
+    Node* dependent = deps_log_.GetFirstReverseDepsNode(node);
+    if (!dependent) {
+      *err = "'" + path + "' has no out edge";
+      return nullptr;
+    }
+    return dependent;
+  }
+  Edge* edge = node->out_edges[0];
+  if (edge->outputs.empty()) Fatal("edge has no outputs");
+  return edge->outputs[0];
+}
+
+bool NinjaMain::CollectTargetsFromArgs(int argc, char** argv, std::vector<Node*>* targets,
+                                       std::string* err) {
+  if (argc == 0) {
+    *targets = state_.DefaultNodes(err);
+    return err->empty();
+  }
+  for (int i = 0; i < argc; ++i) {
+    Node* node = CollectTarget(argv[i], err);
+    if (!node) return false;
+    targets->push_back(node);
+  }
+  return true;
+}
+
+ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
+  std::string err;
+  std::vector<Node*> targets;
+  if (!CollectTargetsFromArgs(argc, argv, &targets, &err)) {
+    Error("%s", err.c_str());
+    return kExitFailure;
+  }
+
+  // Ninja looks for make's jobserver here, after the targets are known and
+  // before they are scanned. Declared before the builder, which uses it.
+  std::unique_ptr<Jobserver> jobserver = StartJobserverClient(config_);
+  std::unique_ptr<BuildCache> cache = OpenBuildCache();  // outlives the builder's runner
+  Builder builder(&state_, config_, &build_log_, &deps_log_, &disk_, status, &explanations_,
+                  start_time_millis_);
+  builder.SetContentHashStore(content_store_.get());
+  builder.SetMemoryAdmission(memory_admission_.get());
+  builder.SetBuildCache(cache.get());
+  builder.SetEdgeOutcomes(edge_outcomes_.get());
+  for (Node* target : targets) {
+    if (!builder.AddTarget(target, &err) && !err.empty()) {
+      Error("%s", err.c_str());
+      return kExitFailure;
+    }
+  }
+
+  if (builder.AlreadyUpToDate()) {
+    if (config_.verbosity != BuildConfig::Verbosity::kNoStatusUpdate) Info("no work to do.");
+    FinishLogUpgrade();
+    return kExitSuccess;
+  }
+
+  // --jobserver-pool: only now that commands will run (no FIFO for nothing).
+  if (!jobserver) jobserver = StartJobserverPool(config_);
+  builder.SetJobserver(jobserver.get());
+  if (cache) status->SetCacheCounts(&cache->counts());
+  deps_log_.KeepRecordedDeps(false);  // this process reads no record it writes from here on
+  ExitStatus exit_status = builder.Build(&err);
+  status->SetCacheCounts(nullptr);  // the cache goes with this function
+  if (cache && g_metrics) printf("%s", cache->StatsLine().c_str());
+  FinishLogUpgrade();
+  if (exit_status != kExitSuccess) {
+    Info("build stopped: %s.", err.c_str());
+    if (err.find("interrupted by user") != std::string::npos) return kExitInterrupted;
+  }
+  return exit_status;
+}
+
+std::unique_ptr<BuildCache> NinjaMain::OpenBuildCache() {
+  if (config_.ronin.cache.empty() || config_.dry_run) return nullptr;
+  std::string err;
+  std::unique_ptr<CacheStore> store = OpenCacheStore(config_.ronin.cache, config_.ronin.cache_size, &err);
+  if (!store) {
+    Warning("build cache: %s; building without it", err.c_str());
+    return nullptr;
+  }
+  return std::unique_ptr<BuildCache>(new BuildCache(std::move(store), config_.ronin, config_.keep_depfile));
+}
+
+void NinjaMain::FinishLogUpgrade() {
+  // A log from ninja 1.9-1.12 whose entries were checked against their old
+  // hashes is rewritten as version 7, so that ninja 1.13 accepts it too.
+  if (config_.dry_run || !build_log_.needs_upgrade()) return;
+  std::string err;
+  if (!build_log_.Recompact(BuildLogPath(), *this, &err)) Warning("upgrading build log: %s", err.c_str());
+}
+
+}  // namespace ronin

@@ -1,0 +1,206 @@
+// The table of ronin's own options (ronin_options.h).
+#include "driver/ronin_options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "base/util.h"
+#include "sched/remote_launchers.h"
+#include "status/status.h"
+
+namespace ronin {
+namespace {
+
+bool ApplyJobserverPool(const char*, BuildConfig* config, std::string*) {
+  config->ronin.jobserver_pool = true;
+  return true;
+}
+
+bool ApplyContentHash(const char*, BuildConfig* config, std::string*) {
+  config->ronin.content_hash = true;
+  return true;
+}
+
+bool ApplyKeepFreeMemory(const char* value, BuildConfig* config, std::string* err) {
+  int64_t bytes = 0;
+  if (!ParseSize(value, &bytes)) {
+    *err = "expected a size such as 2G, 512M or 800000K";
+    return false;
+  }
+  config->ronin.keep_free_memory = bytes;
+  return true;
+}
+
+bool ApplyProgress(const char* value, BuildConfig* config, std::string* err) {
+  std::string mode = value;
+  if (mode == "live") {
+    config->ronin.progress = RoninOptions::Progress::kLive;
+  } else if (mode == "classic") {
+    config->ronin.progress = RoninOptions::Progress::kClassic;
+  } else {
+    *err = "expected live or classic";
+    return false;
+  }
+  return true;
+}
+
+bool ApplyRemoteJobs(const char* value, BuildConfig* config, std::string* err) {
+  char* end = nullptr;
+  errno = 0;
+  long jobs = isdigit(static_cast<unsigned char>(*value)) ? strtol(value, &end, 10) : 0;
+  if (jobs <= 0 || *end || errno == ERANGE || jobs > 1000000) {
+    *err = std::string("invalid value '") + value + "' (a number of jobs, at least 1)";
+    return false;
+  }
+  config->ronin.remote_jobs = static_cast<int>(jobs);
+  return true;
+}
+
+bool ApplyRemoteLaunchers(const char* value, BuildConfig* config, std::string* err) {
+  return ParseLauncherNames(value, &config->ronin.remote_launchers, err);
+}
+
+// Without a value: $XDG_CACHE_HOME/ronin, or ~/.cache/ronin.
+std::string DefaultCacheDir() {
+  const char* xdg = getenv("XDG_CACHE_HOME");
+  if (xdg && *xdg == '/') return std::string(xdg) + "/ronin";
+  const char* home = getenv("HOME");
+  return std::string(home && *home ? home : ".") + "/.cache/ronin";
+}
+
+bool ApplyCache(const char* value, BuildConfig* config, std::string* err) {
+  std::string spec = value ? value : DefaultCacheDir();
+  if (spec.empty()) {
+    *err = "expected a directory or an http:// URL";
+    return false;
+  }
+  if (spec.find("://") != std::string::npos && spec.compare(0, 7, "http://") != 0) {
+    *err = "only http:// URLs are supported (put a TLS terminator in front for https)";
+    return false;
+  }
+  config->ronin.cache = spec;
+  return true;
+}
+
+bool ApplyCacheSize(const char* value, BuildConfig* config, std::string* err) {
+  if (!ParseSize(value, &config->ronin.cache_size)) {
+    *err = "expected a size such as 5G or 500M";
+    return false;
+  }
+  return true;
+}
+
+bool ApplyCacheRules(const char* value, BuildConfig* config, std::string*) {
+  std::string rule;
+  for (const char* p = value;; ++p) {
+    if (*p == ',' || *p == 0) {
+      if (!rule.empty()) config->ronin.cache_rules.push_back(rule);
+      rule.clear();
+      if (*p == 0) break;
+    } else {
+      rule += *p;
+    }
+  }
+  return true;
+}
+
+bool ApplyCacheBaseDir(const char* value, BuildConfig* config, std::string* err) {
+  std::string dir = value;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  if (dir.empty() || dir[0] != '/') {
+    *err = "expected an absolute directory";
+    return false;
+  }
+  config->ronin.cache_base_dir = dir;
+  return true;
+}
+
+bool ApplyJobReaper(const char* value, BuildConfig* config, std::string* err) {
+  std::string setting = value;
+  if (setting != "on" && setting != "off") {
+    *err = "expected on or off";
+    return false;
+  }
+  config->ronin.job_reaper = setting == "on";
+  return true;
+}
+
+bool ApplyCleanEdgeOutputs(const char*, BuildConfig* config, std::string*) {
+  config->ronin.clean_edge_outputs = true;
+  return true;
+}
+
+}  // namespace
+
+const std::vector<RoninOptionSpec>& RoninOptionTable() {
+  static const std::vector<RoninOptionSpec> table = {
+      {"jobserver-pool", nullptr, false, "be a GNU make jobserver for the commands (-j slots)",
+       ApplyJobserverPool},
+      {"content-hash", nullptr, false, "skip commands whose inputs changed mtime but not content",
+       ApplyContentHash},
+      {"keep-free-memory", "SIZE", false, "start no job that would leave under SIZE (K, M, G) of RAM free",
+       ApplyKeepFreeMemory},
+      {"progress", "MODE", false, "live: show the running jobs below the status line",
+       ApplyProgress},
+      {"remote-jobs", "N", false, "run N distcc/icecc/sccache commands at once beside -j",
+       ApplyRemoteJobs},
+      {"remote-launchers", "NAME,...", false, "more launchers for --remote-jobs",
+       ApplyRemoteLaunchers},
+      {"cache", "DIR|URL", true, "reuse outputs of identical commands (default dir ~/.cache/ronin)",
+       ApplyCache},
+      {"cache-size", "SIZE", false, "size limit of a directory cache (default 5G)", ApplyCacheSize},
+      {"cache-rules", "NAME,...", false, "also cache these rules' commands", ApplyCacheRules},
+      {"cache-base-dir", "DIR", false, "paths under DIR are relative in cache keys", ApplyCacheBaseDir},
+      {"job-reaper", "on|off", false, "off: commands outlive a ninja that is killed (default on)",
+       ApplyJobReaper},
+      {"clean-edge-outputs", nullptr, false, "-t clean TARGET: also every other output of its edge",
+       ApplyCleanEdgeOutputs},
+  };
+  return table;
+}
+
+std::string RoninOptionsUsage() {
+  std::string text = "\nronin options (also read from the RONIN_FLAGS environment variable):\n";
+  for (const RoninOptionSpec& spec : RoninOptionTable()) {
+    std::string usage = std::string("  --") + spec.name;
+    if (spec.value_name) {
+      usage += spec.value_optional ? "[=" : "=";
+      usage += spec.value_name;
+      if (spec.value_optional) usage += "]";
+    }
+    const size_t kColumn = 28;
+    usage.append(usage.size() < kColumn ? kColumn - usage.size() : 1, ' ');
+    text += usage + spec.help + "\n";
+  }
+  return text;
+}
+
+bool ParseSize(const char* text, int64_t* bytes) {
+  if (!isdigit(static_cast<unsigned char>(*text))) return false;
+  errno = 0;
+  char* end;
+  unsigned long long value = strtoull(text, &end, 10);
+  if (errno == ERANGE) return false;
+  int shift = 0;
+  switch (toupper(static_cast<unsigned char>(*end))) {
+    case 0: break;
+    case 'K': shift = 10; break;
+    case 'M': shift = 20; break;
+    case 'G': shift = 30; break;
+    default: return false;
+  }
+  if (*end && end[1] && !(toupper(static_cast<unsigned char>(end[1])) == 'B' && !end[2]))
+    return false;  // "4G" and "4GB" but nothing else after the suffix
+  if (value > (static_cast<unsigned long long>(INT64_MAX) >> shift)) return false;
+  *bytes = static_cast<int64_t>(value << shift);
+  return true;
+}
+
+std::vector<std::string> SplitFlagWords(const char* text) {
+  std::vector<std::string> words;
+  for (std::string_view field : WhitespaceFields(text)) words.emplace_back(field);
+  return words;
+}
+
+}  // namespace ronin

@@ -1,0 +1,68 @@
+#include "image/graph_loader.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+
+#include "base/metrics.h"
+#include "graph/manifest_parser.h"
+
+namespace ronin {
+
+namespace {
+
+// -d stats shows a "graph image load" row only when the image was used, so
+// Ninja's table is unchanged otherwise (and tests can tell a load from a parse).
+void RecordImageLoad(std::chrono::steady_clock::time_point start) {
+  if (!g_metrics) return;
+  static Metric* metric = g_metrics->NewMetric("graph image load");
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  metric->count++;
+  metric->total_micros += std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
+}
+
+// The image is only a cache, and its writer holds two descriptors while the
+// build opens its lock and logs and starts its first jobs: under a limit this
+// tight those would race for the last few, and the build must win.
+bool DescriptorsToSpare() {
+  constexpr rlim_t kFewest = 64;
+  rlimit limit;
+  return getrlimit(RLIMIT_NOFILE, &limit) < 0 || limit.rlim_cur >= kFewest;
+}
+
+}  // namespace
+
+GraphLoad LoadGraph(State* state, DiskInterface* disk, const GraphLoadOptions& options,
+                    std::unique_ptr<GraphImageWriter>* writer, std::string* err) {
+  GraphImageKey key = GraphImageKey::ForOptions(options.input_file, options.phony_cycle_is_error);
+  if (options.use_image) {
+    auto start = std::chrono::steady_clock::now();
+    switch (GraphImageReader::Load(kGraphImagePath, key, state)) {
+      case GraphImageReader::Result::kLoaded:
+        RecordImageLoad(start);
+        state->NoteReservedNames();
+        return GraphLoad::kOk;
+      case GraphImageReader::Result::kDamaged:
+        return GraphLoad::kImageDamaged;
+      case GraphImageReader::Result::kMiss:
+        break;
+    }
+  }
+  bool imageable = false;
+  {
+    // The parser and its scratch buffers go before the build starts: the
+    // logs and the builder reuse that memory instead of adding to the peak.
+    StampingFileReader stamping(disk, &key.files);
+    ManifestParserOptions parser_options;
+    parser_options.phony_cycle_is_error = options.phony_cycle_is_error;
+    ManifestParser parser(state, options.write_image ? &stamping : static_cast<FileReader*>(disk), parser_options);
+    if (!parser.Load(options.input_file, err)) return GraphLoad::kError;
+    // A parse that warned is not imaged: loading would not warn again.
+    imageable = !parser.warned() && stamping.complete();
+  }
+  if (options.write_image && imageable && DescriptorsToSpare()) writer->reset(new GraphImageWriter(state, std::move(key), kGraphImagePath));
+  state->NoteReservedNames();
+  return GraphLoad::kOk;
+}
+
+}  // namespace ronin

@@ -1,0 +1,27 @@
+// One writer per build directory (Ninja issue #2637): two ninjas appending
+// to the same .ninja_log / .ninja_deps corrupt them. A run that writes
+// state takes an exclusive flock() on the directory holding the logs; a
+// second run waits for it, saying so. A ninja started by a command of the
+// running build (CMake runs `ninja -t restat` while regenerating) is part
+// of that build and does not wait for its own ancestor.
+#ifndef RONIN_LOG_BUILD_LOCK_H_
+#define RONIN_LOG_BUILD_LOCK_H_
+
+#include <string>
+#include <vector>
+
+namespace ronin {
+
+// Locks `dir` (the directory of the logs) for the rest of the process.
+// Returns false (with *err) only if the directory cannot be opened. *waited
+// says whether another ninja held it: anything read from the disk before
+// is stale.
+bool LockBuildDirectory(const std::string& dir, bool* waited, std::string* err);
+
+// The descriptors holding this process's locks: the job reaper keeps them
+// until the commands of a ninja that died are gone (job_reaper.h).
+std::vector<int> HeldBuildLockDescriptors();
+
+}  // namespace ronin
+
+#endif  // RONIN_LOG_BUILD_LOCK_H_

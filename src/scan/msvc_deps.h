@@ -1,0 +1,40 @@
+// Extraction of header dependencies from cl.exe /showIncludes output
+// (`deps = msvc`).
+#ifndef RONIN_SCAN_MSVC_DEPS_H_
+#define RONIN_SCAN_MSVC_DEPS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ronin {
+
+// cl.exe's English /showIncludes prefix, used when `msvc_deps_prefix` is empty.
+constexpr std::string_view kDefaultShowIncludesPrefix = "Note: including file: ";
+
+// Rewrites a path into canonical form in place (ninja's CanonicalizePath).
+using PathCanonicalizer = void (*)(std::string* path);
+
+// Splits compiler output into what the user should see and the headers it
+// included, exactly like ninja 1.13.2 on POSIX:
+// * Lines end at LF, CRLF or a lone CR. Every kept line is returned followed by
+//   "\n" (CRLF becomes LF; a final unterminated line gains one; "" stays "").
+// * A line starting with `prefix` (case-sensitive, at column 0) followed by a
+//   non-empty path (after skipping spaces only; tabs are kept) is an include
+//   line: it is dropped from the output. Its path is passed through
+//   `canonicalize` if given; paths that then contain "program files" or
+//   "microsoft visual studio" (ASCII case-insensitive) are not recorded.
+// * Before the first include line, lines ending in .c/.cc/.cxx/.cpp/.c++
+//   (case-insensitive) are cl's echo of the source file name and are dropped.
+// * *includes is set to the recorded paths, deduplicated and sorted bytewise
+//   (ninja collects them in a std::set, so this is the order its deps log
+//   records, not the order of appearance). Pass the canonicalizer so that
+//   dedup, the system-header check and the order all see canonical paths as
+//   ninja does ("c:/Program Files/../x.h" is recorded as "c:/x.h").
+std::string FilterShowIncludes(std::string_view output, std::string_view prefix,
+                               std::vector<std::string>* includes,
+                               PathCanonicalizer canonicalize = nullptr);
+
+}  // namespace ronin
+
+#endif  // RONIN_SCAN_MSVC_DEPS_H_

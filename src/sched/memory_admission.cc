@@ -1,0 +1,164 @@
+#include "sched/memory_admission.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "base/util.h"
+#include "graph/graph.h"
+#include "sched/resource_history.h"
+
+namespace ronin {
+
+namespace {
+
+bool ReadSmallFile(const std::string& path, std::string* content) {
+  FILE* file = fopen(path.c_str(), "re");
+  if (!file) return false;
+  char buffer[4096];
+  content->clear();
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof(buffer), file)) > 0) content->append(buffer, n);
+  fclose(file);
+  return true;
+}
+
+// "MemAvailable:   123456 kB" -> bytes, or -1.
+int64_t MemAvailableFrom(const std::string& meminfo) {
+  size_t at = meminfo.find("MemAvailable:");
+  if (at == std::string::npos) return -1;
+  char* end;
+  long long kib = strtoll(meminfo.c_str() + at + 13, &end, 10);
+  return kib >= 0 && end != meminfo.c_str() + at + 13 ? kib * 1024 : -1;
+}
+
+// What a cgroup directory still allows: memory.max - memory.current, or -1
+// when it has no limit ("max") or cannot be read.
+int64_t CgroupHeadroom(const std::string& dir) {
+  std::string max, current;
+  if (!ReadSmallFile(dir + "/memory.max", &max) || !ReadSmallFile(dir + "/memory.current", &current))
+    return -1;
+  if (max.compare(0, 3, "max") == 0) return -1;
+  long long limit = strtoll(max.c_str(), nullptr, 10);
+  long long used = strtoll(current.c_str(), nullptr, 10);
+  return std::max(0LL, limit - used);
+}
+
+// The tightest headroom of our cgroup v2 and its ancestors, or -1.
+int64_t CgroupAvailable() {
+  std::string self;
+  if (!ReadSmallFile("/proc/self/cgroup", &self)) return -1;
+  size_t at = self.find("0::/");
+  if (at == std::string::npos) return -1;  // not cgroup v2
+  std::string path = self.substr(at + 3, self.find('\n', at) - at - 3);
+  int64_t tightest = -1;
+  for (;;) {
+    int64_t headroom = CgroupHeadroom("/sys/fs/cgroup" + path);
+    if (headroom >= 0 && (tightest < 0 || headroom < tightest)) tightest = headroom;
+    if (path.size() <= 1) break;
+    path.erase(path.rfind('/'));
+    if (path.empty()) path = "/";
+  }
+  return tightest;
+}
+
+int64_t Tighter(int64_t a, int64_t b) {
+  if (a < 0) return b;
+  if (b < 0) return a;
+  return std::min(a, b);
+}
+
+std::string MiB(int64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+}  // namespace
+
+int64_t AvailableMemory() {
+  std::string meminfo;
+  if (const char* dir = getenv("RONIN_MEMORY_INFO_DIR")) {
+    int64_t available = ReadSmallFile(std::string(dir) + "/meminfo", &meminfo) ? MemAvailableFrom(meminfo) : -1;
+    return Tighter(available, CgroupHeadroom(dir));
+  }
+  int64_t available = ReadSmallFile("/proc/meminfo", &meminfo) ? MemAvailableFrom(meminfo) : -1;
+  return Tighter(available, CgroupAvailable());
+}
+
+std::vector<int64_t> ResidentMemoryOfGroups(const std::vector<pid_t>& pgids) {
+  std::vector<int64_t> rss(pgids.size(), 0);
+  DIR* proc = opendir("/proc");
+  if (!proc) return rss;
+  static const long page_size = sysconf(_SC_PAGESIZE);
+  std::string stat;
+  while (dirent* entry = readdir(proc)) {
+    if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
+    if (!ReadSmallFile(std::string("/proc/") + entry->d_name + "/stat", &stat)) continue;
+    // "pid (comm) state ppid pgrp ... rss": comm may hold anything, so
+    // fields are counted from its closing parenthesis.
+    size_t paren = stat.rfind(')');
+    if (paren == std::string::npos) continue;
+    std::vector<long long> fields;  // from field 3 (state, read as 0) on
+    const char* p = stat.c_str() + paren + 1;
+    while (*p == ' ') ++p;
+    while (*p && fields.size() < 22) {
+      fields.push_back(strtoll(p, nullptr, 10));
+      while (*p && *p != ' ') ++p;
+      while (*p == ' ') ++p;
+    }
+    if (fields.size() < 22) continue;
+    pid_t pgrp = static_cast<pid_t>(fields[2]);  // field 5
+    auto it = std::find(pgids.begin(), pgids.end(), pgrp);
+    if (it != pgids.end()) rss[it - pgids.begin()] += fields[21] * page_size;  // field 24
+  }
+  closedir(proc);
+  return rss;
+}
+
+MemoryAdmission::MemoryAdmission(int64_t keep_free_bytes, ResourceHistory* history)
+    : keep_free_(keep_free_bytes), history_(history) {}
+
+int64_t MemoryAdmission::UnreachedNeed() {
+  std::vector<pid_t> pgids;
+  for (const RunningJob& job : running_) {
+    if (!job.reached && job.pgid > 0) pgids.push_back(job.pgid);
+  }
+  std::vector<int64_t> rss = pgids.empty() ? std::vector<int64_t>() : ResidentMemoryOfGroups(pgids);
+  int64_t unreached = 0;
+  for (RunningJob& job : running_) {
+    if (job.reached) continue;
+    int64_t held = 0;
+    if (job.pgid > 0) held = rss[std::find(pgids.begin(), pgids.end(), job.pgid) - pgids.begin()];
+    if (job.pgid > 0 && held >= job.need) {
+      job.reached = true;
+      continue;
+    }
+    unreached += job.need - held;
+  }
+  return unreached;
+}
+
+bool MemoryAdmission::MayStart(const Edge* edge, std::string* why) {
+  if (running_.empty()) return true;  // at least one job always runs
+  int64_t need = std::max<int64_t>(0, history_->ExpectedPeakRss(edge));
+  int64_t available = AvailableMemory();
+  if (available < 0) return true;  // nothing to go by: -j alone decides
+  int64_t unreached = UnreachedNeed();
+  if (available - unreached - need >= keep_free_) return true;
+  *why = "needs ~" + MiB(need) + ", " + MiB(available) + " available of which running jobs may still take " +
+         MiB(unreached) + ", keeping " + MiB(keep_free_) + " free";
+  return false;
+}
+
+void MemoryAdmission::JobStarted(const Edge* edge, pid_t pgid) {
+  int64_t need = std::max<int64_t>(0, history_->ExpectedPeakRss(edge));
+  running_.push_back(RunningJob{edge, pgid, need, need == 0});
+}
+
+bool MemoryAdmission::JobFinished(const Edge* edge, int64_t peak_rss_bytes, std::string* err) {
+  running_.erase(std::remove_if(running_.begin(), running_.end(),
+                                [edge](const RunningJob& job) { return job.edge == edge; }),
+                 running_.end());
+  return history_->RecordPeakRss(edge, peak_rss_bytes, err);
+}
+
+}  // namespace ronin

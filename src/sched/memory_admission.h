@@ -1,0 +1,62 @@
+// --keep-free-memory=SIZE: memory-aware admission of jobs. A job is not
+// started while starting it would take the machine's available memory below
+// SIZE. Its expected need is its own peak RSS from its last run, or the
+// median of its rule's (resource_history.h), or 0 when nothing is known.
+// Jobs already running count with their expected need until their process
+// group's resident memory reaches it (after that it shows in the available
+// memory), so a burst of starts cannot overshoot. At least one job always
+// runs, so the build always makes progress.
+#ifndef RONIN_SCHED_MEMORY_ADMISSION_H_
+#define RONIN_SCHED_MEMORY_ADMISSION_H_
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ronin {
+
+class ResourceHistory;
+struct Edge;
+
+// The memory available to new jobs, in bytes, or -1 if unknown: MemAvailable
+// from /proc/meminfo and, inside a cgroup v2, the tighter of that and
+// memory.max - memory.current of the cgroup and its ancestors.
+// For tests, RONIN_MEMORY_INFO_DIR=DIR reads DIR/meminfo and (when present)
+// DIR/memory.max and DIR/memory.current instead.
+int64_t AvailableMemory();
+
+// The summed resident memory (bytes) of the processes in each process group.
+std::vector<int64_t> ResidentMemoryOfGroups(const std::vector<pid_t>& pgids);
+
+class MemoryAdmission {
+ public:
+  MemoryAdmission(int64_t keep_free_bytes, ResourceHistory* history);
+
+  // Whether `edge` may start now; if not, *why says what it would need.
+  bool MayStart(const Edge* edge, std::string* why);
+  // A job started in its own process group `pgid` (-1: it shares ours; it
+  // then counts with its whole expected need until it ends).
+  void JobStarted(const Edge* edge, pid_t pgid);
+  // A job ended; its peak RSS (-1: unknown) is kept for next time.
+  bool JobFinished(const Edge* edge, int64_t peak_rss_bytes, std::string* err);
+
+ private:
+  struct RunningJob {
+    const Edge* edge;
+    pid_t pgid;
+    int64_t need;
+    bool reached;  // its memory shows in the available memory now
+  };
+  // What running jobs are still expected to take on top of what they hold.
+  int64_t UnreachedNeed();
+
+  int64_t keep_free_;
+  ResourceHistory* history_;
+  std::vector<RunningJob> running_;
+};
+
+}  // namespace ronin
+
+#endif  // RONIN_SCHED_MEMORY_ADMISSION_H_

@@ -1,0 +1,86 @@
+// Pieces shared by the subtools (tools.cc and tool_*.cc): the entry points
+// the registry points at, Ninja-style option parsing, and graph helpers
+// several tools need.
+#ifndef RONIN_TOOLS_TOOL_COMMON_H_
+#define RONIN_TOOLS_TOOL_COMMON_H_
+
+#include <getopt.h>
+
+#include <string>
+
+namespace ronin {
+
+class NinjaMain;
+class BuildHistory;
+class State;
+struct Node;
+struct Options;
+
+// Every tool has this shape; argv[0] is the first argument after the tool name.
+using ToolFunc = int(NinjaMain* ninja, const Options* options, int argc, char** argv);
+
+ToolFunc ToolBrowse;
+ToolFunc ToolClean;
+ToolFunc ToolCleanDead;
+ToolFunc ToolCommands;
+ToolFunc ToolCompdb;
+ToolFunc ToolCompdbTargets;
+ToolFunc ToolDeps;
+ToolFunc ToolGraph;
+ToolFunc ToolInputs;
+ToolFunc ToolMissingDeps;
+ToolFunc ToolMultiInputs;
+ToolFunc ToolQuery;
+ToolFunc ToolRecompact;
+ToolFunc ToolReport;
+ToolFunc ToolRestat;
+ToolFunc ToolRules;
+ToolFunc ToolTargets;
+ToolFunc ToolTrace;
+ToolFunc ToolUrtle;
+
+// Option parsing as Ninja's tools do it: getopt runs over the tool's
+// arguments with the slot before them (the tool name as typed, "clean" or
+// "-tclean") as the program name, so getopt's own complaints read
+// "clean: invalid option -- 'x'". GNU getopt permutes, so options may follow
+// operands; the operands are available afterwards.
+class ToolArgs {
+ public:
+  ToolArgs(int argc, char** argv) : argc_(argc + 1), argv_(argv - 1) {
+    optind = 0;  // full re-initialisation of glibc's getopt after the top-level parse
+  }
+  // The next option character, '?' for a bad one, -1 at the end.
+  int Next(const char* optstring, const option* long_options = nullptr) {
+    return getopt_long(argc_, argv_, optstring, long_options, nullptr);
+  }
+  int rest_count() const { return argc_ - optind; }
+  char** rest() const { return argv_ + optind; }
+
+ private:
+  int argc_;
+  char** argv_;
+};
+
+// Loads `node`'s dyndep file as the query/graph tools do: a failure is only
+// a warning (with Ninja's stray extra newline), and the graph stays as far
+// as the loader got.
+void LoadDyndepsOrWarn(NinjaMain* ninja, Node* node);
+
+// Loads every pending dyndep file, ignoring errors (clean, cleandead: clean
+// as much as is known).
+void LoadAllDyndepsQuietly(NinjaMain* ninja);
+
+// Writes bytes to stdout as they are (paths may contain anything but NUL).
+void PrintRaw(const std::string& text);
+
+// Reads every line of the build log (-t trace, -t report). False after an
+// error worded as the other tools word a log they cannot load.
+bool LoadBuildHistory(NinjaMain* ninja, BuildHistory* history);
+
+// Writes `text` to the file at `path`, or to stdout if `path` is empty.
+// False after an error message.
+bool WriteToolOutput(const std::string& path, const std::string& text);
+
+}  // namespace ronin
+
+#endif  // RONIN_TOOLS_TOOL_COMMON_H_

@@ -1,0 +1,83 @@
+// `ninja -t report [-o FILE]`: an HTML report of the last build recorded in
+// .ninja_log (report_html.cc renders it). Needs the manifest for each
+// command's rule and for the dependencies the critical path follows.
+#include <stdio.h>
+
+#include <string>
+#include <vector>
+
+#include "base/util.h"
+#include "driver/ninja_main.h"
+#include "graph/graph.h"
+#include "insight/build_history.h"
+#include "insight/critical_path.h"
+#include "insight/job_slots.h"
+#include "insight/report_html.h"
+#include "log/edge_outcome.h"
+#include "log/state_file.h"
+#include "tools/tool_common.h"
+
+namespace ronin {
+
+namespace {
+
+int ReportUsage() {
+  printf(
+      "usage: ninja -t report [options]\n"
+      "\n"
+      "Writes an HTML report of where the last build recorded in .ninja_log spent\n"
+      "its time: timeline, critical path, parallelism, slowest commands, time per\n"
+      "rule, and changes since earlier builds.\n"
+      "\n"
+      "options:\n"
+      "  -o FILE  write to FILE (default: ninja_report.html beside .ninja_log)\n"
+      "  -h       print this message\n");
+  return 1;
+}
+
+BuildReport GatherReport(NinjaMain* ninja, const BuildHistory& history) {
+  BuildReport report;
+  report.title = WorkingDirectory();
+  if (!ninja->build_dir_.empty() && ninja->build_dir_ != ".") report.title += "/" + ninja->build_dir_;
+  report.jobs = history.LastBuild();
+  LoadAllDyndepsQuietly(ninja);  // dyndep files can add dependencies
+  std::vector<const Edge*> edges = EdgesOfJobs(ninja->state_, report.jobs);
+  for (const Edge* edge : edges)
+    report.rules.push_back(edge ? edge->rule->name() : std::string_view("(not in manifest)"));
+  report.earlier_ms = history.EarlierDurations(report.jobs);
+  // Which commands the build cache restored, from ronin's own record of
+  // those very runs (a damaged or missing file: none marked).
+  StateFile state_file;
+  std::string state_err;
+  state_file.LoadReadOnly(ninja->StateFilePath(), &state_err);
+  for (const LoggedJob& job : report.jobs) {
+    EdgeOutcome outcome;
+    report.cached.push_back(FindRunOutcome(state_file, job.outputs.front(), job.start_ms, job.end_ms, &outcome) &&
+                            outcome.cached);
+  }
+  report.slots = AssignSlots(report.jobs);
+  report.critical_path = FindCriticalPath(ninja->state_, report.jobs, edges);
+  Summarise(&report);
+  return report;
+}
+
+}  // namespace
+
+int ToolReport(NinjaMain* ninja, const Options*, int argc, char** argv) {
+  ToolArgs args(argc, argv);
+  std::string output_path;
+  for (int opt; (opt = args.Next("ho:")) != -1;) {
+    if (opt != 'o') return ReportUsage();
+    output_path = optarg;
+  }
+  if (args.rest_count() > 0) return ReportUsage();
+  BuildHistory history;
+  if (!LoadBuildHistory(ninja, &history)) return 1;
+  if (output_path.empty())
+    output_path = ninja->build_dir_.empty() ? "ninja_report.html" : ninja->build_dir_ + "/ninja_report.html";
+  if (!WriteToolOutput(output_path, RenderReportHtml(GatherReport(ninja, history)))) return 1;
+  printf("%s\n", output_path.c_str());
+  return 0;
+}
+
+}  // namespace ronin
