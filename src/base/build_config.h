@@ -54,6 +54,10 @@ struct BuildConfig {
   bool keep_depfile = false;
   bool keep_rsp = false;
   bool explain = false;
+  // --status FMT (Ninja 1.14): the status line's format with $variables
+  // (status_format.h); it takes the place of NINJA_STATUS when set.
+  bool has_status_format = false;
+  std::string status_format;
   RoninOptions ronin;  // ronin's own options (driver/ronin_options.h parses them)
 };
 

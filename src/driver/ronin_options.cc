@@ -131,6 +131,12 @@ bool ApplyCleanEdgeOutputs(const char*, BuildConfig* config, std::string*) {
   return true;
 }
 
+bool ApplyStatus(const char* value, BuildConfig* config, std::string*) {
+  config->has_status_format = true;
+  config->status_format = value;
+  return true;
+}
+
 }  // namespace
 
 const std::vector<RoninOptionSpec>& RoninOptionTable() {
@@ -156,6 +162,8 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
        ApplyJobReaper},
       {"clean-edge-outputs", nullptr, false, "-t clean TARGET: also every other output of its edge",
        ApplyCleanEdgeOutputs},
+      {"status", "FMT", false, "status line format with $variables (Ninja 1.14; beats NINJA_STATUS)",
+       ApplyStatus},
   };
   return table;
 }
