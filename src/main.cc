@@ -16,6 +16,7 @@
 #include "base/util.h"
 #include "base/version.h"
 #include "driver/ninja_main.h"
+#include "driver/question.h"
 #include "driver/ronin_options.h"
 #include "exec/job_reaper.h"
 #include "graph/manifest_parser.h"
@@ -321,6 +322,17 @@ int RealMain(int argc, char** argv) {
 
   int exit_code = ReadFlags(&argc, &argv, &options, &config);
   if (exit_code >= 0) return exit_code;
+  // An error's exit status: --question keeps 1 for "work is due".
+  const int kErrorExit = config.ronin.question ? kQuestionError : 1;
+  if (config.ronin.question) {
+    if (options.tool) {
+      Error("--question builds nothing and runs no tool: not with -t %s", options.tool->name);
+      return kErrorExit;
+    }
+    SetFatalExitStatus(kErrorExit);
+    config.dry_run = true;  // nothing is written: no lock, no logs, no graph image
+    config.verbosity = BuildConfig::Verbosity::kNoStatusUpdate;
+  }
 
   std::unique_ptr<Status> status = NewStatus(config);
   if (options.working_dir) {
@@ -371,7 +383,7 @@ int RealMain(int argc, char** argv) {
       }
       if (loaded == GraphLoad::kError) {
         Error("%s", err.c_str());
-        return 1;
+        return kErrorExit;
       }
     }
 
@@ -379,8 +391,8 @@ int RealMain(int argc, char** argv) {
       return RunTool(options.tool, ninja, &options, argc, argv);
     if (prefetcher) prefetcher->ParsingDone();
 
-    if (!ninja->EnsureBuildDirExists()) return 1;
-    if (!ninja->OpenBuildLog() || !ninja->OpenDepsLog() || !ninja->OpenStateFile()) return 1;
+    if (!ninja->EnsureBuildDirExists()) return kErrorExit;
+    if (!ninja->OpenBuildLog() || !ninja->OpenDepsLog() || !ninja->OpenStateFile()) return kErrorExit;
     if (prefetcher) {
       prefetcher->Join();  // before anything looks at the disk state
       if (ninja->waited_for_lock_) ninja->state_.Reset();  // stats taken before the wait
@@ -390,6 +402,8 @@ int RealMain(int argc, char** argv) {
 
     if (options.tool && options.tool->when == Tool::kRunAfterLogs)
       return RunTool(options.tool, ninja, &options, argc, argv);
+
+    if (config.ronin.question) return AnswerQuestion(ninja, options.input_file, argc, argv, status.get());
 
     if (ninja->RebuildManifest(options.input_file, &err, status.get())) {
       // A dry run would "regenerate" forever: stop after one round.
@@ -401,7 +415,7 @@ int RealMain(int argc, char** argv) {
     }
     if (!err.empty()) {
       Error("rebuilding '%s': %s", options.input_file, err.c_str());
-      return 1;
+      return kErrorExit;
     }
 
     ExitStatus result = ninja->RunBuild(argc, argv, status.get());
@@ -417,7 +431,7 @@ int RealMain(int argc, char** argv) {
   }
   Error("manifest '%s' still dirty after %d tries, perhaps system time is not set", options.input_file,
         kCycleLimit);
-  return 1;
+  return kErrorExit;
 }
 
 }  // namespace

@@ -41,6 +41,9 @@ struct RoninOptions {
   // --clean-edge-outputs: `-t clean TARGET` also removes the other outputs
   // of each edge it cleans, implicit ones included (tool_clean.cc).
   bool clean_edge_outputs = false;
+  // --question: build nothing, print nothing; the exit status says whether
+  // the targets are up to date (0), something would run (1), or an error (2).
+  bool question = false;
 };
 
 struct BuildConfig {

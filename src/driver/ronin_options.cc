@@ -137,6 +137,11 @@ bool ApplyStatus(const char* value, BuildConfig* config, std::string*) {
   return true;
 }
 
+bool ApplyQuestion(const char*, BuildConfig* config, std::string*) {
+  config->ronin.question = true;
+  return true;
+}
+
 }  // namespace
 
 const std::vector<RoninOptionSpec>& RoninOptionTable() {
@@ -164,6 +169,8 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
        ApplyCleanEdgeOutputs},
       {"status", "FMT", false, "status line format with $variables (Ninja 1.14; beats NINJA_STATUS)",
        ApplyStatus},
+      {"question", nullptr, false, "build nothing; exit 0 if up to date, 1 if work is due, 2 on errors",
+       ApplyQuestion},
   };
   return table;
 }
