@@ -1,0 +1,239 @@
+// FileWatcher on Linux: one inotify instance, a watch per directory.
+#include "watch/file_watcher.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <unordered_map>
+
+#include "base/util.h"
+
+namespace ronin {
+namespace {
+
+volatile sig_atomic_t g_watch_interrupted = 0;
+
+void NoteInterrupt(int) { g_watch_interrupted = 1; }
+
+// SIGINT, SIGTERM and SIGHUP end a wait instead of the process: blocked,
+// with a handler that notes them, for the guard's life, and let through
+// only inside ppoll (wait_mask()), so none is lost between two waits.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int signum : kSignals) sigaddset(&set, signum);
+    sigprocmask(SIG_BLOCK, &set, &old_mask_);
+    wait_mask_ = old_mask_;
+    for (int signum : kSignals) sigdelset(&wait_mask_, signum);
+    struct sigaction act;
+    memset(&act, 0, sizeof(act));
+    act.sa_handler = NoteInterrupt;
+    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &act, &old_actions_[i]);
+  }
+  ~InterruptGuard() {
+    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &old_actions_[i], nullptr);
+    sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
+  }
+  const sigset_t* wait_mask() const { return &wait_mask_; }
+  // A signal caught in ppoll, or one still pending (it arrived just
+  // before): either way the wait ends.
+  static bool Interrupted() {
+    if (g_watch_interrupted) return true;
+    sigset_t pending;
+    sigemptyset(&pending);
+    if (sigpending(&pending) != 0) return false;
+    for (int signum : kSignals)
+      if (sigismember(&pending, signum)) return true;
+    return false;
+  }
+
+ private:
+  static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+  sigset_t old_mask_, wait_mask_;
+  struct sigaction old_actions_[3];
+};
+
+// What a watch asks the kernel for: settled changes of entries (a close
+// after writing, not each write), entries coming and going, and the
+// directory itself going away. IN_EXCL_UNLINK: nothing more from a file
+// once it is unlinked, even if a writer keeps it open.
+constexpr uint32_t kWatchMask = IN_CLOSE_WRITE | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE |
+                                IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_EXCL_UNLINK | IN_ONLYDIR;
+
+class InotifyWatcher : public FileWatcher {
+ public:
+  InotifyWatcher(int fd, int64_t max_watches) : fd_(fd), max_watches_(max_watches) {}
+  ~InotifyWatcher() override { close(fd_); }
+
+  WatchResult Watch(const std::string& dir, std::string* err) override;
+  bool Wait(int64_t timeout_millis, int64_t settle_millis, int64_t settle_limit_millis, Changes* changes,
+            std::string* err) override;
+  size_t watch_count() const override { return names_.size(); }
+  std::string LimitDescription() const override;
+
+ private:
+  // Waits for the descriptor to be readable; false on timeout or signal.
+  bool Poll(int64_t timeout_millis, const InterruptGuard& guard, Changes* changes, std::string* err);
+  // Reads every queued event into *changes.
+  bool ReadEvents(Changes* changes, std::string* err);
+  void Interpret(const inotify_event& event, Changes* changes);
+  // A new entry is reported only once settled: a directory, a symbolic or
+  // hard link, anything but a regular file just created (whose writer's
+  // close is reported instead).
+  static bool SettledAtCreation(const std::string& path);
+  void Forget(int wd, Changes* changes);
+  static std::string Join(const std::string& dir, const char* name) {
+    if (dir.empty()) return name;
+    return dir.back() == '/' ? dir + name : dir + "/" + name;
+  }
+
+  int fd_;
+  int64_t max_watches_;
+  bool limited_by_us_ = false;
+  // One watch may have several names: inotify gives a directory reached
+  // through a symbolic link the descriptor of its target.
+  std::unordered_map<int, std::vector<std::string>> names_;
+  std::unordered_map<std::string, int> watches_;
+};
+
+FileWatcher::WatchResult InotifyWatcher::Watch(const std::string& dir, std::string* err) {
+  if (watches_.count(dir)) return WatchResult::kWatching;
+  int wd = inotify_add_watch(fd_, dir.empty() ? "." : dir.c_str(), kWatchMask);
+  if (wd < 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return WatchResult::kMissing;
+    if (errno == ENOSPC) return WatchResult::kOutOfWatches;
+    *err = "watching " + (dir.empty() ? std::string(".") : dir) + ": " + strerror(errno);
+    return WatchResult::kFailed;
+  }
+  std::vector<std::string>& names = names_[wd];
+  if (names.empty() && max_watches_ >= 0 && static_cast<int64_t>(names_.size()) > max_watches_) {
+    names_.erase(wd);
+    inotify_rm_watch(fd_, wd);
+    limited_by_us_ = true;
+    return WatchResult::kOutOfWatches;
+  }
+  names.push_back(dir);
+  watches_[dir] = wd;
+  return WatchResult::kWatching;
+}
+
+std::string InotifyWatcher::LimitDescription() const {
+  if (limited_by_us_) return "RONIN_WATCH_LIMIT = " + std::to_string(max_watches_);
+  std::string limit = "?";
+  int fd = open("/proc/sys/fs/inotify/max_user_watches", O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    char text[32];
+    ssize_t size = read(fd, text, sizeof(text) - 1);
+    close(fd);
+    if (size > 0) limit.assign(text, static_cast<size_t>(size));
+    while (!limit.empty() && (limit.back() == '\n' || limit.back() == ' ')) limit.pop_back();
+  }
+  return "fs.inotify.max_user_watches = " + limit;
+}
+
+bool InotifyWatcher::Wait(int64_t timeout_millis, int64_t settle_millis, int64_t settle_limit_millis,
+                          Changes* changes, std::string* err) {
+  InterruptGuard guard;
+  g_watch_interrupted = 0;
+  // Events may already be queued (changes made during a build).
+  if (!ReadEvents(changes, err)) return false;
+  if (changes->empty() && !Poll(timeout_millis, guard, changes, err)) return err->empty();
+  int64_t limit = MonotonicMillis() + settle_limit_millis;
+  for (;;) {
+    if (!ReadEvents(changes, err)) return false;
+    int64_t left = limit - MonotonicMillis();
+    if (left <= 0 || changes->interrupted) return true;
+    if (!Poll(std::min(settle_millis, left), guard, changes, err)) return err->empty();
+  }
+}
+
+bool InotifyWatcher::Poll(int64_t timeout_millis, const InterruptGuard& guard, Changes* changes,
+                          std::string* err) {
+  pollfd fds = {fd_, POLLIN, 0};
+  timespec timeout = {static_cast<time_t>(timeout_millis / 1000),
+                      static_cast<long>(timeout_millis % 1000) * 1000000};
+  int ready = ppoll(&fds, 1, timeout_millis >= 0 ? &timeout : nullptr, guard.wait_mask());
+  if (ready < 0 && errno != EINTR) {
+    *err = std::string("ppoll: ") + strerror(errno);
+    return false;
+  }
+  if (InterruptGuard::Interrupted()) {
+    changes->interrupted = true;
+    return false;
+  }
+  return ready > 0;
+}
+
+bool InotifyWatcher::ReadEvents(Changes* changes, std::string* err) {
+  alignas(inotify_event) char buffer[64 * 1024];
+  for (;;) {
+    ssize_t size = read(fd_, buffer, sizeof(buffer));
+    if (size < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return true;
+      if (errno == EINTR) continue;
+      *err = std::string("reading inotify events: ") + strerror(errno);
+      return false;
+    }
+    for (char* p = buffer; p < buffer + size;) {
+      const inotify_event* event = reinterpret_cast<const inotify_event*>(p);
+      Interpret(*event, changes);
+      p += sizeof(inotify_event) + event->len;
+    }
+  }
+}
+
+void InotifyWatcher::Interpret(const inotify_event& event, Changes* changes) {
+  if (event.mask & IN_Q_OVERFLOW) {
+    changes->overflow = true;
+    return;
+  }
+  auto names = names_.find(event.wd);
+  if (names == names_.end()) return;  // a watch already forgotten
+  if (event.mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)) {
+    Forget(event.wd, changes);
+    return;
+  }
+  if (event.len == 0) return;
+  for (const std::string& dir : names->second) {
+    std::string path = Join(dir, event.name);
+    if ((event.mask & IN_CREATE) && !SettledAtCreation(path)) continue;
+    changes->paths.push_back(std::move(path));
+  }
+}
+
+bool InotifyWatcher::SettledAtCreation(const std::string& path) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0) return true;  // gone again: worth a look
+  return !S_ISREG(st.st_mode) || st.st_nlink > 1;
+}
+
+void InotifyWatcher::Forget(int wd, Changes* changes) {
+  auto names = names_.find(wd);
+  for (const std::string& dir : names->second) {
+    changes->lost_directories.push_back(dir);
+    watches_.erase(dir);
+  }
+  names_.erase(names);
+  inotify_rm_watch(fd_, wd);  // a moved directory is still watched until now
+}
+
+}  // namespace
+
+std::unique_ptr<FileWatcher> FileWatcher::Create(int64_t max_watches, std::string* err) {
+  int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (fd < 0) {
+    *err = std::string("inotify_init1: ") + strerror(errno);
+    return nullptr;
+  }
+  return std::unique_ptr<FileWatcher>(new InotifyWatcher(fd, max_watches));
+}
+
+}  // namespace ronin
