@@ -12,6 +12,7 @@ namespace ronin {
 
 class NinjaMain;
 class BuildHistory;
+class EventHistory;
 class State;
 struct Node;
 struct Options;
@@ -76,6 +77,9 @@ void PrintRaw(const std::string& text);
 // Reads every line of the build log (-t trace, -t report). False after an
 // error worded as the other tools word a log they cannot load.
 bool LoadBuildHistory(NinjaMain* ninja, BuildHistory* history);
+// Reads an event stream (-e FILE) for the same tools; false after an
+// error message.
+bool LoadEventHistory(NinjaMain* ninja, const std::string& path, EventHistory* events);
 
 // Writes `text` to the file at `path`, or to stdout if `path` is empty.
 // False after an error message.

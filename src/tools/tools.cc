@@ -11,6 +11,7 @@
 #include "base/disk.h"
 #include "base/util.h"
 #include "driver/ninja_main.h"
+#include "events/event_history.h"
 #include "insight/build_history.h"
 #include "scan/dyndep.h"
 #include "tools/tool_common.h"
@@ -27,6 +28,14 @@ bool LoadBuildHistory(NinjaMain* ninja, BuildHistory* history) {
   std::string err;
   if (history->Load(path, &err)) return true;
   Error("loading build log %s: %s", path.c_str(), err.c_str());
+  return false;
+}
+
+bool LoadEventHistory(NinjaMain* ninja, const std::string& path, EventHistory* events) {
+  ninja->build_dir_ = std::string(ninja->state_.root_scope()->LookupVariable("builddir"));
+  std::string err;
+  if (events->Load(path, &err)) return true;
+  Error("reading event stream: %s", err.c_str());
   return false;
 }
 
