@@ -17,6 +17,7 @@
 #include "base/version.h"
 #include "driver/ninja_main.h"
 #include "driver/question.h"
+#include "driver/watch_loop.h"
 #include "driver/ronin_options.h"
 #include "exec/job_reaper.h"
 #include "graph/manifest_parser.h"
@@ -329,6 +330,10 @@ int RealMain(int argc, char** argv) {
       Error("--question builds nothing and runs no tool: not with -t %s", options.tool->name);
       return kErrorExit;
     }
+    if (config.ronin.watch) {
+      Error("--question builds nothing: not with --watch");
+      return kErrorExit;
+    }
     SetFatalExitStatus(kErrorExit);
     config.dry_run = true;  // nothing is written: no lock, no logs, no graph image
     config.verbosity = BuildConfig::Verbosity::kNoStatusUpdate;
@@ -348,10 +353,13 @@ int RealMain(int argc, char** argv) {
     return RunTool(options.tool, &ninja, &options, argc, argv);
   }
 
-  // A manifest that rebuilds itself is reloaded; bound the loop.
+  // A manifest that rebuilds itself is reloaded; bound the loop (--watch
+  // starts counting again at each change).
   const int kCycleLimit = 100;
   bool read_image = GraphImageEnabled();
+  bool watch = config.ronin.watch && !options.tool;
   for (int cycle = 1; cycle <= kCycleLimit; ++cycle) {
+    std::vector<std::string> manifest_files;  // for --watch
     // Destroyed after the prefetcher (declared before it): the image takes
     // the command hashes the prefetcher computed.
     std::unique_ptr<GraphImageWriter> image_writer;
@@ -372,6 +380,7 @@ int RealMain(int argc, char** argv) {
       load_options.use_image = read_image;
       // Tools and dry runs leave no image behind (tools know no command hashes).
       load_options.write_image = GraphImageEnabled() && !options.tool && !config.dry_run;
+      if (watch) load_options.manifest_files = &manifest_files;
       GraphLoad loaded = LoadGraph(&ninja->state_, &ninja->disk_, load_options, &image_writer, &err);
       if (loaded == GraphLoad::kImageDamaged) {
         // Never trusted: start over with a fresh state, parse (and replace it).
@@ -383,7 +392,15 @@ int RealMain(int argc, char** argv) {
       }
       if (loaded == GraphLoad::kError) {
         Error("%s", err.c_str());
-        return kErrorExit;
+        if (!watch) return kErrorExit;
+        // --watch: a fresh run once the manifest is mended.
+        manifest_files.push_back(options.input_file);
+        WatchLoop::End end = WatchLoop::WaitForManifestChange(manifest_files);
+        if (end != WatchLoop::End::kReload) return end == WatchLoop::End::kInterrupted ? kExitInterrupted : 1;
+        prefetcher.reset();
+        delete ninja;
+        cycle = 0;
+        continue;
       }
     }
 
@@ -416,6 +433,18 @@ int RealMain(int argc, char** argv) {
     if (!err.empty()) {
       Error("rebuilding '%s': %s", options.input_file, err.c_str());
       return kErrorExit;
+    }
+
+    if (watch) {
+      WatchLoop loop(ninja, options.input_file, manifest_files, argc, argv, &status);
+      WatchLoop::End end = loop.Run();
+      if (end != WatchLoop::End::kReload) return end == WatchLoop::End::kInterrupted ? kExitInterrupted : 1;
+      // A fresh run, as after a regeneration; the change starts a new count.
+      prefetcher.reset();
+      image_writer.reset();
+      delete ninja;
+      cycle = 0;
+      continue;
     }
 
     ExitStatus result = ninja->RunBuild(argc, argv, status.get());

@@ -44,6 +44,9 @@ struct RoninOptions {
   // --question: build nothing, print nothing; the exit status says whether
   // the targets are up to date (0), something would run (1), or an error (2).
   bool question = false;
+  // --watch: stay running and build again what each change makes dirty
+  // (driver/watch_loop.h).
+  bool watch = false;
 };
 
 struct BuildConfig {

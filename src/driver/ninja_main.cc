@@ -249,7 +249,9 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
   if (!jobserver) jobserver = StartJobserverPool(config_);
   builder.SetJobserver(jobserver.get());
   if (cache) status->SetCacheCounts(&cache->counts());
-  deps_log_.KeepRecordedDeps(false);  // this process reads no record it writes from here on
+  // This process reads no record it writes from here on, unless --watch
+  // scans again after the build.
+  if (!config_.ronin.watch) deps_log_.KeepRecordedDeps(false);
   ExitStatus exit_status = builder.Build(&err);
   status->SetCacheCounts(nullptr);  // the cache goes with this function
   if (cache && g_metrics) printf("%s", cache->StatsLine().c_str());

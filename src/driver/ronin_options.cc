@@ -142,6 +142,11 @@ bool ApplyQuestion(const char*, BuildConfig* config, std::string*) {
   return true;
 }
 
+bool ApplyWatch(const char*, BuildConfig* config, std::string*) {
+  config->ronin.watch = true;
+  return true;
+}
+
 }  // namespace
 
 const std::vector<RoninOptionSpec>& RoninOptionTable() {
@@ -171,6 +176,7 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
        ApplyStatus},
       {"question", nullptr, false, "build nothing; exit 0 if up to date, 1 if work is due, 2 on errors",
        ApplyQuestion},
+      {"watch", nullptr, false, "stay running: build again what each saved change makes dirty", ApplyWatch},
   };
   return table;
 }
