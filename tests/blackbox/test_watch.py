@@ -365,6 +365,22 @@ class WatchEnds(WatchTestCase):
 
 class WatchLimits(WatchTestCase):
 
+    def test_an_overflowing_queue_means_everything_is_stat_ed_again(self):
+        self.start(TREE)
+        with open("/proc/sys/fs/inotify/max_queued_events") as f:
+            queue = int(f.read())
+        if queue > 100000:
+            self.skipTest("fs.inotify.max_queued_events = %d: too many files to fill the queue" % queue)
+        self.watcher.proc.send_signal(signal.SIGSTOP)
+        try:
+            # Two events a file fill the queue; c.c's change comes after, its event is dropped.
+            for i in range(queue // 2 + 100):
+                write(os.path.join(self.root, "src/junk%d" % i), "")
+            self.change(append("src/c.c", "more\n"))
+        finally:
+            self.watcher.proc.send_signal(signal.SIGCONT)
+        self.assertEqual(["[1/2] CC obj/c.o", "[2/2] LINK app"], self.expect_round("src/c.c changed"))
+
     def test_out_of_watches_falls_back_to_checking_and_stays_correct(self):
         # No watch at all: every change must be found by checking.
         self.start(TREE, env={"RONIN_WATCH_LIMIT": "0"})
