@@ -436,7 +436,7 @@ int RealMain(int argc, char** argv) {
     }
 
     if (watch) {
-      WatchLoop loop(ninja, options.input_file, manifest_files, argc, argv, &status);
+      WatchLoop loop(ninja, options.input_file, std::move(manifest_files), argc, argv, &status);
       WatchLoop::End end = loop.Run();
       if (end != WatchLoop::End::kReload) return end == WatchLoop::End::kInterrupted ? kExitInterrupted : 1;
       // A fresh run, as after a regeneration; the change starts a new count.

@@ -6,7 +6,10 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 
+#include "base/idle_memory.h"
 #include "base/util.h"
 #include "driver/ninja_main.h"
 #include "graph/graph.h"
@@ -27,6 +30,8 @@ constexpr int64_t kSettleLimitMillis = 100;
 constexpr int64_t kPollMillis = 1000;
 // A "what changed" line names at most this many files.
 constexpr size_t kNamedChanges = 5;
+// The current directory as a watched directory's path.
+constexpr std::string_view kCurrentDir = "";
 
 TimeStamp MtimeOf(const std::string& path) {
   struct stat st;
@@ -88,7 +93,8 @@ WatchLoop::End WatchLoop::WaitForManifestChange(std::vector<std::string> files) 
   for (std::string& path : files) {
     CanonicalizePath(&path);
     stamps[path] = MtimeOf(path);
-    if (watcher->Watch(std::string(DirName(path)), &err) == FileWatcher::WatchResult::kFailed)
+    int watch;
+    if (watcher->Watch(std::string(DirName(path)), &watch, &err) == FileWatcher::WatchResult::kFailed)
       Warning("--watch: %s", err.c_str());
   }
   printf("ninja: watching the manifest for changes (Ctrl-C to stop)\n");
@@ -109,17 +115,26 @@ WatchLoop::End WatchLoop::WaitForManifestChange(std::vector<std::string> files) 
   }
 }
 
-WatchLoop::WatchLoop(NinjaMain* ninja, const char* input_file, const std::vector<std::string>& manifest_files,
+WatchLoop::WatchLoop(NinjaMain* ninja, const char* input_file, std::vector<std::string>&& manifest_files,
                      int argc, char** argv, std::unique_ptr<Status>* status)
     : ninja_(ninja), input_file_(input_file), argc_(argc), argv_(argv), status_(status) {
   std::string err;
   watcher_ = FileWatcher::Create(WatchLimitFromEnvironment(), &err);
   if (!watcher_) Error("--watch: %s", err.c_str());
-  for (std::string path : manifest_files) {
+  manifest_files_.reserve(manifest_files.size());
+  for (std::string& path : manifest_files) {
     CanonicalizePath(&path);
-    WantDirectory(std::string(DirName(path)));
-    manifest_files_[path] = MtimeOf(path);
+    int64_t mtime = MtimeOf(path);
+    manifest_files_.emplace_back(std::move(path), mtime);
   }
+  manifest_files.clear();
+  std::sort(manifest_files_.begin(), manifest_files_.end());
+  manifest_files_.erase(std::unique(manifest_files_.begin(), manifest_files_.end(),
+                                    [](const auto& a, const auto& b) { return a.first == b.first; }),
+                        manifest_files_.end());
+  std::vector<std::string_view> dirs;
+  for (const auto& file : manifest_files_) dirs.push_back(DirName(file.first));
+  WantDirectories(dirs);
   WantDirectoriesOfNewNodes();
   for (Edge* edge : ninja_->state_.edges())
     if (edge->dyndep()) dyndep_files_.insert(edge->dyndep());
@@ -127,28 +142,45 @@ WatchLoop::WatchLoop(NinjaMain* ninja, const char* input_file, const std::vector
 
 WatchLoop::~WatchLoop() = default;
 
-void WatchLoop::WantDirectory(std::string dir) {
-  // The directory, and those above it: a watch on the parent sees a
+void WatchLoop::WantDirectories(const std::vector<std::string_view>& more) {
+  // The directories, and those above them: a watch on the parent sees a
   // directory come back. "..", "../.." and the like are not climbed past.
-  for (;;) {
-    if (!wanted_dirs_.insert(dir).second) return;
-    dirs_.push_back(dir);
-    if (dir.empty() || dir == "/" || dir == ".." || (dir.size() > 3 && dir.compare(dir.size() - 3, 3, "/..") == 0))
-      return;
-    dir = std::string(DirName(dir));
+  std::unordered_set<std::string_view> seen;  // (only while this runs)
+  std::vector<Dir> added;
+  for (std::string_view dir : more) {
+    for (;;) {
+      if (dir.empty()) dir = kCurrentDir;  // a view with storage: "no directory" is a null view
+      if (FindDir(dir) || !seen.insert(dir).second) break;
+      added.push_back({dir, -1, DirState::kNotWatched});
+      bool dotdot = dir == ".." || (dir.size() > 3 && dir.substr(dir.size() - 3) == "/..");
+      if (dir.empty() || dir == "/" || dotdot) break;
+      dir = DirName(dir);
+    }
   }
+  if (added.empty()) return;
+  dirs_.insert(dirs_.end(), added.begin(), added.end());
+  std::sort(dirs_.begin(), dirs_.end(), [](const Dir& a, const Dir& b) { return a.path < b.path; });
+  dirs_.shrink_to_fit();
+}
+
+WatchLoop::Dir* WatchLoop::FindDir(std::string_view path) {
+  auto it = std::lower_bound(dirs_.begin(), dirs_.end(), path,
+                             [](const Dir& dir, std::string_view key) { return dir.path < key; });
+  return it != dirs_.end() && it->path == path ? &*it : nullptr;
 }
 
 void WatchLoop::WantDirectoriesOfNewNodes() {
+  std::vector<std::string_view> dirs;
   std::string_view last_dir("\0", 1);  // nodes come in runs of one directory: each run costs one lookup
   size_t index = 0;
   for (const Node& node : ninja_->state_.nodes()) {
     if (index++ < nodes_seen_) continue;  // (a step costs an increment)
     std::string_view dir = DirName(node.path);
-    if (dir != last_dir) WantDirectory(std::string(dir));
+    if (dir != last_dir) dirs.push_back(dir);
     last_dir = dir;
   }
   nodes_seen_ = index;
+  WantDirectories(dirs);
 }
 
 WatchLoop::End WatchLoop::Run() {
@@ -157,6 +189,7 @@ WatchLoop::End WatchLoop::Run() {
   if (!WatchTree()) return End::kFailed;
   bool reload = false;
   ExitStatus result = BuildRound({}, &reload);
+  bool memory_released = false;  // since the last round
   for (;;) {
     if (result == kExitInterrupted) return End::kInterrupted;
     if (reload) return End::kReload;
@@ -170,21 +203,29 @@ WatchLoop::End WatchLoop::Run() {
       printf("ninja: watching for changes (%zu directories; Ctrl-C to stop)\n", watcher_->watch_count());
       fflush(stdout);
     }
+    // An idle watch holds no more memory than a one-shot run would (once
+    // a round: a polling watch wakes every second).
+    if (!memory_released) ReleaseMemoryBeforeIdle();
+    memory_released = true;
     FileWatcher::Changes changes;
     std::string err;
-    int64_t timeout = unwatched_dirs_.empty() ? -1 : kPollMillis;
+    int64_t timeout = any_polled_ ? kPollMillis : -1;
     if (!watcher_->Wait(timeout, kSettleMillis, kSettleLimitMillis, &changes, &err)) {
       Error("--watch: %s", err.c_str());
       return End::kFailed;
     }
     if (changes.interrupted) return End::kInterrupted;
     std::vector<Node*> changed = ChangedNodes(changes, &reload);
-    if (changed.empty() && !reload) continue;
+    if (changed.empty() && !reload) {
+      if (!WatchTree()) return End::kFailed;  // a directory may be back
+      continue;
+    }
     if (reload) {
       *status_ = NewStatus(ninja_->config_);  // the fresh run's
       return End::kReload;
     }
     result = BuildRound(changed, &reload);
+    memory_released = false;
   }
 }
 
@@ -199,38 +240,66 @@ void WatchLoop::StatNodesNotYetSeen() {
 
 bool WatchLoop::WatchTree() {
   WantDirectoriesOfNewNodes();  // a build discovers files (deps), in new directories too
-  size_t newly_unwatched = 0;
-  for (const std::string& dir : dirs_) {
-    if (unwatched_dirs_.count(dir)) continue;
+  size_t newly_polled = 0;
+  for (Dir& dir : dirs_) {
+    if (dir.state != DirState::kNotWatched) continue;
     std::string err;
-    switch (watcher_->Watch(dir, &err)) {
+    int watch;
+    switch (watcher_->Watch(std::string(dir.path), &watch, &err)) {
       case FileWatcher::WatchResult::kWatching:
+        dir.state = DirState::kWatched;
+        dir.watch = watch;
+        break;
       case FileWatcher::WatchResult::kMissing:  // its parent's watch will tell when it comes
         break;
       case FileWatcher::WatchResult::kOutOfWatches:
-        unwatched_dirs_.insert(dir);
-        ++newly_unwatched;
+        dir.state = DirState::kPolled;
+        ++newly_polled;
         break;
       case FileWatcher::WatchResult::kFailed:
         Warning("--watch: %s; its files are checked every second instead", err.c_str());
-        unwatched_dirs_.insert(dir);
+        dir.state = DirState::kPolled;
         break;
     }
+    any_polled_ = any_polled_ || dir.state == DirState::kPolled;
   }
-  if (newly_unwatched > 0) {
+  if (newly_polled > 0) {
     Warning("--watch: out of file watches (%s) with %zu directories watched: the files of %zu more are "
             "checked every second instead (raise the limit to watch them all)",
-            watcher_->LimitDescription().c_str(), watcher_->watch_count(), newly_unwatched);
+            watcher_->LimitDescription().c_str(), watcher_->watch_count(), newly_polled);
   }
   return true;
 }
 
-bool WatchLoop::ManifestFileChanged(const std::string& path) {
-  auto file = manifest_files_.find(path);
-  return file != manifest_files_.end() && MtimeOf(path) != file->second;
+std::vector<std::string_view> WatchLoop::DirsOfWatch(int watch) const {
+  // A walk over the directories: events are few, and a table by id would
+  // be memory held while idle.
+  std::vector<std::string_view> dirs;
+  for (const Dir& dir : dirs_)
+    if (dir.state == DirState::kWatched && dir.watch == watch) dirs.push_back(dir.path);
+  return dirs;
 }
 
-void WatchLoop::AddNodesIn(const std::string& dir, std::vector<Node*>* candidates) {
+void WatchLoop::LoseWatch(int watch, std::vector<Node*>* candidates) {
+  for (Dir& dir : dirs_) {
+    if (dir.state != DirState::kWatched || dir.watch != watch) continue;
+    dir.state = DirState::kNotWatched;  // watched again when it is back
+    AddNodesIn(dir.path, candidates);
+  }
+}
+
+const std::pair<std::string, int64_t>* WatchLoop::FindManifestFile(std::string_view path) const {
+  auto file = std::lower_bound(manifest_files_.begin(), manifest_files_.end(), path,
+                               [](const std::pair<std::string, int64_t>& a, std::string_view b) { return a.first < b; });
+  return file != manifest_files_.end() && file->first == path ? &*file : nullptr;
+}
+
+bool WatchLoop::ManifestFileChanged(const std::string& path) {
+  const auto* file = FindManifestFile(path);
+  return file && MtimeOf(path) != file->second;
+}
+
+void WatchLoop::AddNodesIn(std::string_view dir, std::vector<Node*>* candidates) {
   // Rare (a directory came or went): a walk over every node will do.
   for (const Node& node : ninja_->state_.nodes())
     if (DirName(node.path) == dir) candidates->push_back(ninja_->state_.LookupNode(node.path));
@@ -242,26 +311,44 @@ void WatchLoop::AddCandidates(const std::string& path, std::vector<Node*>* candi
   // An entry that came or went changes its directory's mtime too.
   if (Node* dir = state.LookupNode(DirName(path))) candidates->push_back(dir);
   // A directory worth a watch appeared: its files are new to us.
-  if (wanted_dirs_.count(path)) AddNodesIn(path, candidates);
+  if (FindDir(path)) AddNodesIn(path, candidates);
 }
 
-void WatchLoop::AddUnwatchedCandidates(std::vector<Node*>* candidates) {
-  for (const Node& node : ninja_->state_.nodes())
-    if (unwatched_dirs_.count(std::string(DirName(node.path)))) candidates->push_back(ninja_->state_.LookupNode(node.path));
+void WatchLoop::AddPolledCandidates(std::vector<Node*>* candidates) {
+  for (const Node& node : ninja_->state_.nodes()) {
+    Dir* dir = FindDir(DirName(node.path));
+    if (dir && dir->state == DirState::kPolled) candidates->push_back(ninja_->state_.LookupNode(node.path));
+  }
+}
+
+bool WatchLoop::StillBeingWritten(const std::string& path) {
+  struct stat st;
+  return lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1;
 }
 
 std::vector<Node*> WatchLoop::ChangedNodes(const FileWatcher::Changes& changes, bool* reload) {
   State& state = ninja_->state_;
   std::vector<Node*> candidates;
   std::vector<std::string_view> manifest_changes;
-  for (const std::string& path : changes.paths) {
-    if (ManifestFileChanged(path)) {
-      *reload = true;
-      manifest_changes.push_back(manifest_files_.find(path)->first);
+  std::vector<std::string_view> dirs;
+  int dirs_of = -1;  // the watch `dirs` are of (events come in runs of one)
+  for (const FileWatcher::Changes::Entry& entry : changes.entries) {
+    if (entry.watch != dirs_of) {
+      dirs = DirsOfWatch(entry.watch);
+      dirs_of = entry.watch;
     }
-    AddCandidates(path, &candidates);
+    for (std::string_view dir : dirs) {
+      std::string path = dir.empty() ? entry.name : std::string(dir) + (dir == "/" ? "" : "/") + entry.name;
+      // A regular file just created is looked at when its writer closes it.
+      if (entry.created && StillBeingWritten(path)) continue;
+      if (ManifestFileChanged(path)) {
+        *reload = true;
+        manifest_changes.push_back(FindManifestFile(path)->first);
+      }
+      AddCandidates(path, &candidates);
+    }
   }
-  for (const std::string& dir : changes.lost_directories) AddNodesIn(dir, &candidates);
+  for (int watch : changes.lost) LoseWatch(watch, &candidates);
   if (changes.overflow) {
     // Events were lost: anything may have changed. Nothing is guessed.
     candidates.clear();
@@ -272,7 +359,7 @@ std::vector<Node*> WatchLoop::ChangedNodes(const FileWatcher::Changes& changes, 
         manifest_changes.push_back(file.first);
       }
   }
-  if (!unwatched_dirs_.empty()) AddUnwatchedCandidates(&candidates);
+  if (any_polled_) AddPolledCandidates(&candidates);
   if (*reload) {
     PrintWhatChanged(manifest_changes);
     return {};

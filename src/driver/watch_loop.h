@@ -16,7 +16,7 @@
 
 #include <memory>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -36,7 +36,7 @@ class WatchLoop {
   // targets as on the command line. `status` is the run's: replaced by a
   // fresh one for each round (a reload keeps the one its round made, so
   // the counters go on as in a one-shot run that regenerates).
-  WatchLoop(NinjaMain* ninja, const char* input_file, const std::vector<std::string>& manifest_files, int argc,
+  WatchLoop(NinjaMain* ninja, const char* input_file, std::vector<std::string>&& manifest_files, int argc,
             char** argv, std::unique_ptr<Status>* status);
   ~WatchLoop();
 
@@ -59,24 +59,33 @@ class WatchLoop {
   static End WaitForManifestChange(std::vector<std::string> files);
 
  private:
-  struct Round;
   // Watches every directory the graph has a file in (and their parents,
   // so that a directory that appears later is seen); says so once.
   bool WatchTree();
-  // Adds `dir` and the directories above it to those worth a watch.
-  void WantDirectory(std::string dir);
-  // ...and the directories of nodes made since the last call.
+  // Adds these directories, and those above them, to those worth a watch.
+  void WantDirectories(const std::vector<std::string_view>& dirs);
+  // ...the directories of nodes made since the last call.
   void WantDirectoriesOfNewNodes();
+  struct Dir;
+  Dir* FindDir(std::string_view path);
+  // Which directories a watch id stands for (usually one; two names of one
+  // directory, through a link, share an id).
+  std::vector<std::string_view> DirsOfWatch(int watch) const;
+  // A watch is gone: its directories' files are candidates, and they are
+  // watched again when they are back.
+  void LoseWatch(int watch, std::vector<Node*>* candidates);
   // Stats every node the graph has no stat of.
   void StatNodesNotYetSeen();
-  void NoteOutOfWatches(const std::string& dir);
   // The nodes the changes may concern, stat'ed again; those whose stat
   // differs are the round's changes. Sets *reload for a manifest file.
   std::vector<Node*> ChangedNodes(const FileWatcher::Changes& changes, bool* reload);
   void AddCandidates(const std::string& path, std::vector<Node*>* candidates);
-  void AddNodesIn(const std::string& dir, std::vector<Node*>* candidates);
-  // Re-stats the files in directories no watch covers (out of watches).
-  void AddUnwatchedCandidates(std::vector<Node*>* candidates);
+  void AddNodesIn(std::string_view dir, std::vector<Node*>* candidates);
+  // The files in directories no watch covers (out of watches).
+  void AddPolledCandidates(std::vector<Node*>* candidates);
+  // A regular file just created, not yet closed by its writer (maybe).
+  static bool StillBeingWritten(const std::string& path);
+  const std::pair<std::string, int64_t>* FindManifestFile(std::string_view path) const;
   bool ManifestFileChanged(const std::string& path);
   // One build of the targets, with its "what changed" line first.
   ExitStatus BuildRound(const std::vector<Node*>& changed, bool* reload);
@@ -89,10 +98,21 @@ class WatchLoop {
   char** argv_;
   std::unique_ptr<Status>* status_;
   std::unique_ptr<FileWatcher> watcher_;
-  std::vector<std::string> dirs_;                  // every directory worth a watch
-  std::unordered_set<std::string> wanted_dirs_;    // the same, for lookups
-  std::unordered_set<std::string> unwatched_dirs_; // past the watch limit: polled
-  std::unordered_map<std::string, int64_t> manifest_files_;  // canonical path -> mtime when loaded
+  // Every directory worth a watch, sorted by path, and what became of its
+  // watch. Paths are views into the graph's node paths (or the keys of
+  // manifest_files_), which live as long as the loop: a large tree has
+  // thousands of directories, and an idle watch holds no more memory than
+  // a one-shot run.
+  enum class DirState : uint8_t { kNotWatched, kWatched, kPolled };
+  struct Dir {
+    std::string_view path;
+    int watch;  // its watch id, when kWatched
+    DirState state;
+  };
+  std::vector<Dir> dirs_;
+  bool any_polled_ = false;  // some directory is past the watch limit
+  // Canonical path and mtime when loaded, sorted by path.
+  std::vector<std::pair<std::string, int64_t>> manifest_files_;
   std::unordered_set<const Node*> dyndep_files_;
   size_t nodes_seen_ = 0;  // nodes whose directories are in dirs_
   bool said_watching_ = false;

@@ -1,9 +1,14 @@
 // The kernel's word on which files changed, for `--watch`. Directories are
 // watched, not files: one watch sees every entry of its directory (not of
 // its subdirectories), so a build tree costs a watch per directory that
-// holds a node. Only settled changes are reported: a file closed after
+// holds a node. Changes are reported when settled: a file closed after
 // writing, renamed into place, removed, or given new times; a file still
-// being written is reported when its writer closes it.
+// being written is reported when its writer closes it (and, marked, when
+// it is created: the caller tells a new link or directory from a file that
+// is not written yet).
+//
+// The watcher keeps no paths (a large tree has thousands of directories):
+// the caller names each directory's changes from the id it was given.
 //
 // One header, one file per platform: file_watcher_posix.cc (inotify, Linux);
 // a Windows file (ReadDirectoryChangesW) implements the same interface.
@@ -19,23 +24,32 @@ namespace ronin {
 
 class FileWatcher {
  public:
-  // What one Wait saw. Paths are "DIR/NAME" with DIR as given to Watch
-  // (just NAME for the directory ""), not canonicalised further.
+  // What one Wait saw. Directories are named by the id Watch gave them (the
+  // caller knows their paths: the watcher keeps none).
   struct Changes {
-    std::vector<std::string> paths;
+    struct Entry {
+      int watch;         // the directory's id
+      std::string name;  // the entry's name in it
+      // A new entry, reported at once: it may be a regular file still being
+      // written (its writer's close is reported too), or something that
+      // needs no writing (a directory, a link).
+      bool created = false;
+    };
+    std::vector<Entry> entries;
     // Watched directories that went away (removed, renamed, unmounted):
-    // their watches are gone and anything in them may have changed.
-    std::vector<std::string> lost_directories;
+    // their watches are gone (the ids may be given out again) and anything
+    // in them may have changed.
+    std::vector<int> lost;
     // The kernel dropped events (its queue overflowed): anything anywhere
     // may have changed.
     bool overflow = false;
     // SIGINT, SIGTERM or SIGHUP arrived while waiting.
     bool interrupted = false;
-    bool empty() const { return paths.empty() && lost_directories.empty() && !overflow && !interrupted; }
+    bool empty() const { return entries.empty() && lost.empty() && !overflow && !interrupted; }
   };
 
   enum class WatchResult {
-    kWatching,     // watched (or already was)
+    kWatching,     // watched: *watch is its id (the same for a directory reached twice)
     kMissing,      // no such directory (yet)
     kOutOfWatches, // the system's limit on watches is reached
     kFailed,       // any other error, in *err
@@ -48,7 +62,9 @@ class FileWatcher {
   virtual ~FileWatcher() = default;
 
   // Watches the entries of directory `dir` ("" is the current directory).
-  virtual WatchResult Watch(const std::string& dir, std::string* err) = 0;
+  // Asking again for a directory watched is harmless but costs a system
+  // call: callers keep track.
+  virtual WatchResult Watch(const std::string& dir, int* watch, std::string* err) = 0;
   // Blocks, using no CPU, until something changed, `timeout_millis` passed
   // (-1: no limit) or a terminating signal arrived. After the first change
   // it goes on collecting until `settle_millis` pass without another (a

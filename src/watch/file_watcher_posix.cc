@@ -10,7 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <unordered_map>
+#include <algorithm>
+#include <vector>
 
 #include "base/util.h"
 
@@ -73,10 +74,10 @@ class InotifyWatcher : public FileWatcher {
   InotifyWatcher(int fd, int64_t max_watches) : fd_(fd), max_watches_(max_watches) {}
   ~InotifyWatcher() override { close(fd_); }
 
-  WatchResult Watch(const std::string& dir, std::string* err) override;
+  WatchResult Watch(const std::string& dir, int* watch, std::string* err) override;
   bool Wait(int64_t timeout_millis, int64_t settle_millis, int64_t settle_limit_millis, Changes* changes,
             std::string* err) override;
-  size_t watch_count() const override { return names_.size(); }
+  size_t watch_count() const override { return watch_count_; }
   std::string LimitDescription() const override;
 
  private:
@@ -85,43 +86,38 @@ class InotifyWatcher : public FileWatcher {
   // Reads every queued event into *changes.
   bool ReadEvents(Changes* changes, std::string* err);
   void Interpret(const inotify_event& event, Changes* changes);
-  // A new entry is reported only once settled: a directory, a symbolic or
-  // hard link, anything but a regular file just created (whose writer's
-  // close is reported instead).
-  static bool SettledAtCreation(const std::string& path);
-  void Forget(int wd, Changes* changes);
-  static std::string Join(const std::string& dir, const char* name) {
-    if (dir.empty()) return name;
-    return dir.back() == '/' ? dir + name : dir + "/" + name;
-  }
+  bool IsLive(int wd) const { return wd >= 0 && static_cast<size_t>(wd) < live_.size() && live_[wd]; }
+  void Forget(int wd);
 
   int fd_;
   int64_t max_watches_;
   bool limited_by_us_ = false;
-  // One watch may have several names: inotify gives a directory reached
-  // through a symbolic link the descriptor of its target.
-  std::unordered_map<int, std::vector<std::string>> names_;
-  std::unordered_map<std::string, int> watches_;
+  // Which watch descriptors are ours (inotify hands out small ones, in
+  // order): a byte each.
+  std::vector<char> live_;
+  size_t watch_count_ = 0;
 };
 
-FileWatcher::WatchResult InotifyWatcher::Watch(const std::string& dir, std::string* err) {
-  if (watches_.count(dir)) return WatchResult::kWatching;
-  int wd = inotify_add_watch(fd_, dir.empty() ? "." : dir.c_str(), kWatchMask);
+FileWatcher::WatchResult InotifyWatcher::Watch(const std::string& dir, int* watch, std::string* err) {
+  const char* path = dir.empty() ? "." : dir.c_str();
+  int wd = inotify_add_watch(fd_, path, kWatchMask);
   if (wd < 0) {
     if (errno == ENOENT || errno == ENOTDIR) return WatchResult::kMissing;
     if (errno == ENOSPC) return WatchResult::kOutOfWatches;
-    *err = "watching " + (dir.empty() ? std::string(".") : dir) + ": " + strerror(errno);
+    *err = std::string("watching ") + path + ": " + strerror(errno);
     return WatchResult::kFailed;
   }
-  std::vector<std::string>& names = names_[wd];
-  if (names.empty() && max_watches_ >= 0 && static_cast<int64_t>(names_.size()) > max_watches_) {
-    names_.erase(wd);
-    inotify_rm_watch(fd_, wd);
-    limited_by_us_ = true;
-    return WatchResult::kOutOfWatches;
+  if (!IsLive(wd)) {
+    if (max_watches_ >= 0 && static_cast<int64_t>(watch_count_) >= max_watches_) {
+      inotify_rm_watch(fd_, wd);
+      limited_by_us_ = true;
+      return WatchResult::kOutOfWatches;
+    }
+    if (static_cast<size_t>(wd) >= live_.size()) live_.resize(wd + 1, 0);
+    live_[wd] = 1;
+    ++watch_count_;
   }
-  names.push_back(dir);
-  watches_[dir] = wd;
+  *watch = wd;
   return WatchResult::kWatching;
 }
 
@@ -195,33 +191,20 @@ void InotifyWatcher::Interpret(const inotify_event& event, Changes* changes) {
     changes->overflow = true;
     return;
   }
-  auto names = names_.find(event.wd);
-  if (names == names_.end()) return;  // a watch already forgotten
+  int wd = event.wd;
+  if (!IsLive(wd)) return;  // a watch already forgotten
   if (event.mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)) {
-    Forget(event.wd, changes);
+    Forget(wd);
+    changes->lost.push_back(wd);
     return;
   }
   if (event.len == 0) return;
-  for (const std::string& dir : names->second) {
-    std::string path = Join(dir, event.name);
-    if ((event.mask & IN_CREATE) && !SettledAtCreation(path)) continue;
-    changes->paths.push_back(std::move(path));
-  }
+  changes->entries.push_back({wd, event.name, (event.mask & IN_CREATE) != 0});
 }
 
-bool InotifyWatcher::SettledAtCreation(const std::string& path) {
-  struct stat st;
-  if (lstat(path.c_str(), &st) != 0) return true;  // gone again: worth a look
-  return !S_ISREG(st.st_mode) || st.st_nlink > 1;
-}
-
-void InotifyWatcher::Forget(int wd, Changes* changes) {
-  auto names = names_.find(wd);
-  for (const std::string& dir : names->second) {
-    changes->lost_directories.push_back(dir);
-    watches_.erase(dir);
-  }
-  names_.erase(names);
+void InotifyWatcher::Forget(int wd) {
+  live_[wd] = 0;
+  --watch_count_;
   inotify_rm_watch(fd_, wd);  // a moved directory is still watched until now
 }
 

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,17 @@ class FileWatcherTest : public testing::Test {
     watcher_ = FileWatcher::Create(-1, &err);
     ASSERT_TRUE(watcher_) << err;
     dir_ = tmp_.path();
-    ASSERT_EQ(FileWatcher::WatchResult::kWatching, watcher_->Watch(dir_, &err)) << err;
+    ASSERT_EQ(FileWatcher::WatchResult::kWatching, Watch(dir_));
+  }
+
+  // Watches `dir`, remembering its name under the id the watcher gave.
+  FileWatcher::WatchResult Watch(const std::string& dir) {
+    std::string err;
+    int id = -1;
+    FileWatcher::WatchResult result = watcher_->Watch(dir, &id, &err);
+    EXPECT_NE(FileWatcher::WatchResult::kFailed, result) << err;
+    if (result == FileWatcher::WatchResult::kWatching) names_.insert({id, dir});
+    return result;
   }
 
   // What is queued now (no waiting for more).
@@ -45,18 +56,27 @@ class FileWatcherTest : public testing::Test {
     EXPECT_TRUE(watcher_->Wait(0, 0, 0, &changes, &err)) << err;
     return changes;
   }
-  // The paths queued now, sorted and without repeats.
+  // The paths queued now (a "+" before those reported as created), sorted
+  // and without repeats.
   std::vector<std::string> QueuedPaths() {
-    std::vector<std::string> paths = Queued().paths;
+    std::vector<std::string> paths;
+    for (const auto& entry : Queued().entries) {
+      auto names = names_.equal_range(entry.watch);
+      EXPECT_NE(names.first, names.second) << "an unknown watch id " << entry.watch;
+      for (auto name = names.first; name != names.second; ++name)
+        paths.push_back((entry.created ? "+" : "") + name->second + "/" + entry.name);
+    }
     std::sort(paths.begin(), paths.end());
     paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
     return paths;
   }
   std::string In(const std::string& name) const { return dir_ + "/" + name; }
+  std::string Created(const std::string& name) const { return "+" + In(name); }
 
   ScopedTempDir tmp_;
   std::string dir_;
   std::unique_ptr<FileWatcher> watcher_;
+  std::multimap<int, std::string> names_;  // what the caller knows: id -> directory
 };
 
 TEST_F(FileWatcherTest, NothingChangedReportsNothing) {
@@ -67,15 +87,27 @@ TEST_F(FileWatcherTest, NothingChangedReportsNothing) {
 
 TEST_F(FileWatcherTest, AFileWrittenAndClosedIsReportedOnce) {
   WriteRealFile(In("a.c"), "int a;\n");
+  EXPECT_EQ((std::vector<std::string>{Created("a.c"), In("a.c")}), QueuedPaths());
+  WriteRealFile(In("a.c"), "int b;\n");
   EXPECT_EQ(std::vector<std::string>{In("a.c")}, QueuedPaths());
   EXPECT_TRUE(Queued().empty());
 }
 
 TEST_F(FileWatcherTest, AFileStillBeingWrittenIsReportedWhenClosed) {
-  int fd = open(In("new.c").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  WriteRealFile(In("old.c"), "");
+  Queued();
+  int fd = open(In("old.c").c_str(), O_WRONLY | O_TRUNC);
   ASSERT_GE(fd, 0);
   ASSERT_EQ(3, write(fd, "abc", 3));
-  EXPECT_TRUE(Queued().empty());  // created and written, not settled
+  EXPECT_TRUE(Queued().empty());  // written, not settled
+  close(fd);
+  EXPECT_EQ(std::vector<std::string>{In("old.c")}, QueuedPaths());
+  // A new file is reported as created at once (the caller tells a file
+  // not yet written from a link), then again when its writer closes it.
+  fd = open(In("new.c").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(3, write(fd, "abc", 3));
+  EXPECT_EQ(std::vector<std::string>{Created("new.c")}, QueuedPaths());
   close(fd);
   EXPECT_EQ(std::vector<std::string>{In("new.c")}, QueuedPaths());
 }
@@ -99,7 +131,7 @@ TEST_F(FileWatcherTest, LinksAndDirectoriesAreReportedAtCreation) {
   ASSERT_EQ(0, symlink("target", In("soft").c_str()));
   ASSERT_EQ(0, link(In("target").c_str(), In("hard").c_str()));
   ASSERT_EQ(0, mkdir(In("sub").c_str(), 0755));
-  EXPECT_EQ((std::vector<std::string>{In("hard"), In("soft"), In("sub")}), QueuedPaths());
+  EXPECT_EQ((std::vector<std::string>{Created("hard"), Created("soft"), Created("sub")}), QueuedPaths());
 }
 
 TEST_F(FileWatcherTest, SubdirectoriesAreNotWatchedUnlessAsked) {
@@ -107,8 +139,7 @@ TEST_F(FileWatcherTest, SubdirectoriesAreNotWatchedUnlessAsked) {
   Queued();
   WriteRealFile(In("sub/x"), "");
   EXPECT_TRUE(Queued().empty());
-  std::string err;
-  ASSERT_EQ(FileWatcher::WatchResult::kWatching, watcher_->Watch(In("sub"), &err)) << err;
+  ASSERT_EQ(FileWatcher::WatchResult::kWatching, Watch(In("sub")));
   WriteRealFile(In("sub/x"), "again");
   EXPECT_EQ(std::vector<std::string>{In("sub/x")}, QueuedPaths());
 }
@@ -116,44 +147,47 @@ TEST_F(FileWatcherTest, SubdirectoriesAreNotWatchedUnlessAsked) {
 TEST_F(FileWatcherTest, ARemovedOrRenamedDirectoryIsLost) {
   ASSERT_EQ(0, mkdir(In("gone").c_str(), 0755));
   ASSERT_EQ(0, mkdir(In("moved").c_str(), 0755));
-  std::string err;
-  ASSERT_EQ(FileWatcher::WatchResult::kWatching, watcher_->Watch(In("gone"), &err));
-  ASSERT_EQ(FileWatcher::WatchResult::kWatching, watcher_->Watch(In("moved"), &err));
+  ASSERT_EQ(FileWatcher::WatchResult::kWatching, Watch(In("gone")));
+  ASSERT_EQ(FileWatcher::WatchResult::kWatching, Watch(In("moved")));
   Queued();
   ASSERT_EQ(0, rmdir(In("gone").c_str()));
   ASSERT_EQ(0, rename(In("moved").c_str(), In("elsewhere").c_str()));
   FileWatcher::Changes changes = Queued();
-  std::sort(changes.lost_directories.begin(), changes.lost_directories.end());
-  EXPECT_EQ((std::vector<std::string>{In("gone"), In("moved")}), changes.lost_directories);
+  std::vector<std::string> lost;
+  for (int id : changes.lost) {
+    for (auto name = names_.lower_bound(id); name != names_.upper_bound(id); ++name) lost.push_back(name->second);
+    names_.erase(id);
+  }
+  std::sort(lost.begin(), lost.end());
+  EXPECT_EQ((std::vector<std::string>{In("gone"), In("moved")}), lost);
   EXPECT_EQ(1u, watcher_->watch_count());
   // The moved directory is no longer watched under either name.
   WriteRealFile(In("elsewhere/x"), "");
-  EXPECT_TRUE(Queued().paths.empty());
+  EXPECT_TRUE(Queued().entries.empty());
   // Created again: watched again when asked.
   ASSERT_EQ(0, mkdir(In("gone").c_str(), 0755));
   Queued();
-  ASSERT_EQ(FileWatcher::WatchResult::kWatching, watcher_->Watch(In("gone"), &err));
+  ASSERT_EQ(FileWatcher::WatchResult::kWatching, Watch(In("gone")));
   WriteRealFile(In("gone/y"), "");
-  EXPECT_EQ(std::vector<std::string>{In("gone/y")}, QueuedPaths());
+  EXPECT_EQ((std::vector<std::string>{Created("gone/y"), In("gone/y")}), QueuedPaths());
 }
 
-TEST_F(FileWatcherTest, ADirectoryReachedTwiceReportsUnderBothNames) {
+TEST_F(FileWatcherTest, ADirectoryReachedTwiceHasOneId) {
   ASSERT_EQ(0, mkdir(In("real").c_str(), 0755));
   ASSERT_EQ(0, symlink("real", In("alias").c_str()));
-  std::string err;
-  ASSERT_EQ(FileWatcher::WatchResult::kWatching, watcher_->Watch(In("real"), &err));
-  ASSERT_EQ(FileWatcher::WatchResult::kWatching, watcher_->Watch(In("alias"), &err));
+  ASSERT_EQ(FileWatcher::WatchResult::kWatching, Watch(In("real")));
+  ASSERT_EQ(FileWatcher::WatchResult::kWatching, Watch(In("alias")));
   EXPECT_EQ(2u, watcher_->watch_count());  // one kernel watch for the pair, plus the top
   Queued();
   WriteRealFile(In("real/f"), "");
-  EXPECT_EQ((std::vector<std::string>{In("alias/f"), In("real/f")}), QueuedPaths());
+  EXPECT_EQ((std::vector<std::string>{Created("alias/f"), Created("real/f"), In("alias/f"), In("real/f")}),
+            QueuedPaths());
 }
 
 TEST_F(FileWatcherTest, MissingDirectoriesAndFilesAreNotWatched) {
-  std::string err;
-  EXPECT_EQ(FileWatcher::WatchResult::kMissing, watcher_->Watch(In("nope"), &err));
+  EXPECT_EQ(FileWatcher::WatchResult::kMissing, Watch(In("nope")));
   WriteRealFile(In("file"), "");
-  EXPECT_EQ(FileWatcher::WatchResult::kMissing, watcher_->Watch(In("file"), &err));
+  EXPECT_EQ(FileWatcher::WatchResult::kMissing, Watch(In("file")));
   EXPECT_EQ(1u, watcher_->watch_count());
 }
 
@@ -164,9 +198,11 @@ TEST(FileWatcherLimitTest, WatchesBeyondTheLimitAreRefusedAndSaidSo) {
   std::string err;
   std::unique_ptr<FileWatcher> watcher = FileWatcher::Create(1, &err);
   ASSERT_TRUE(watcher) << err;
-  EXPECT_EQ(FileWatcher::WatchResult::kWatching, watcher->Watch(tmp.File("a"), &err));
-  EXPECT_EQ(FileWatcher::WatchResult::kWatching, watcher->Watch(tmp.File("a"), &err));
-  EXPECT_EQ(FileWatcher::WatchResult::kOutOfWatches, watcher->Watch(tmp.File("b"), &err));
+  int a = -1, again = -2, b = -3;
+  EXPECT_EQ(FileWatcher::WatchResult::kWatching, watcher->Watch(tmp.File("a"), &a, &err));
+  EXPECT_EQ(FileWatcher::WatchResult::kWatching, watcher->Watch(tmp.File("a"), &again, &err));
+  EXPECT_EQ(a, again);
+  EXPECT_EQ(FileWatcher::WatchResult::kOutOfWatches, watcher->Watch(tmp.File("b"), &b, &err));
   EXPECT_EQ(1u, watcher->watch_count());
   EXPECT_EQ("RONIN_WATCH_LIMIT = 1", watcher->LimitDescription());
 }
@@ -215,9 +251,11 @@ TEST_F(FileWatcherTest, ChangesQueuedBeforeTheWaitAreCollectedWithTheirBurst) {
   FileWatcher::Changes changes;
   std::string err;
   ASSERT_TRUE(watcher_->Wait(-1, 0, 0, &changes, &err)) << err;
-  std::sort(changes.paths.begin(), changes.paths.end());
-  changes.paths.erase(std::unique(changes.paths.begin(), changes.paths.end()), changes.paths.end());
-  EXPECT_EQ(100u, changes.paths.size());
+  std::vector<std::string> names;
+  for (const auto& entry : changes.entries) names.push_back(entry.name);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  EXPECT_EQ(100u, names.size());
 }
 
 }  // namespace
