@@ -15,11 +15,13 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import unittest
 
 from harness import NINJA, base_env, bump_mtime, run, write_tree
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "misc", "bench"))
+from process_lines import ProcessLines  # noqa: E402
 
 HANG_GUARD = 60  # seconds: only ever reached when something hangs
 
@@ -46,35 +48,12 @@ class Watcher:
     def __init__(self, root, args=(), env=None):
         self.proc = subprocess.Popen([NINJA, "--watch", "-j1"] + list(args), cwd=root, env=base_env(env),
                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        self.lines = []
-        self.cond = threading.Condition()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self):
-        for raw in self.proc.stdout:
-            with self.cond:
-                self.lines.append(raw.decode("utf-8", "replace").rstrip("\n"))
-                self.cond.notify_all()
-        with self.cond:
-            self.cond.notify_all()
+        self.output = ProcessLines(self.proc)
+        self.lines, self.cond, self.reader = self.output.lines, self.output.cond, self.output.reader
 
     def wait_for(self, pattern, start=0):
         """Index of the first line from `start` on that matches; fails after HANG_GUARD seconds."""
-        deadline = time.monotonic() + HANG_GUARD
-        with self.cond:
-            while True:
-                for i in range(start, len(self.lines)):
-                    if pattern.search(self.lines[i]):
-                        return i
-                if self.proc.poll() is not None and not self.reader.is_alive():
-                    raise AssertionError("ninja --watch exited (%s) without %r:\n%s" %
-                                         (self.proc.returncode, pattern.pattern, "\n".join(self.lines)))
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError("hang guard: no %r after %ds:\n%s" %
-                                         (pattern.pattern, HANG_GUARD, "\n".join(self.lines)))
-                self.cond.wait(left)
+        return self.output.wait_for(pattern, start, HANG_GUARD)
 
     def round(self, start):
         """The output of the round that starts at or after line `start`: (what-changed line, its lines)."""
