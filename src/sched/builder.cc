@@ -377,11 +377,8 @@ bool Builder::MemoryAllows(const Edge* edge, int pending_commands) {
   std::string why;
   if (memory_->MayStart(edge, &why)) return true;
   METRIC_RECORD("memory admission held a job back");
-  if (config_.explain) {
-    fflush(stdout);
-    fprintf(stderr, "ninja explain: not starting %s yet: %s\n", std::string(edge->outputs[0]->path).c_str(),
-            why.c_str());
-  }
+  if (config_.explain)
+    PrintExplanation("not starting %s yet: %s", std::string(edge->outputs[0]->path).c_str(), why.c_str());
   return false;
 }
 
