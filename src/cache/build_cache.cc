@@ -166,16 +166,11 @@ class CachingCommandRunner : public CommandRunner {
   CachingCommandRunner(std::unique_ptr<CommandRunner> inner, BuildCache* cache, std::unique_ptr<LookupPool> lookups)
       : inner_(std::move(inner)), cache_(cache), lookups_(std::move(lookups)) {}
 
-  // An edge being looked up holds a slot: if it misses it runs on it. A
-  // hit not yet handed over stops more starts, so that hits (each with its
-  // depfile's text) never pile up: a hit takes no slot, and the builder
-  // would otherwise start every ready edge before collecting one.
-  size_t CanRunMore() const override {
-    if (!restored_.empty()) return 0;
-    size_t room = inner_->CanRunMore();
-    size_t held = lookups_ ? lookups_->in_flight() : 0;
-    return room > held ? room - held : 0;
-  }
+  // A hit not yet handed over stops more starts, so that hits (each with
+  // its depfile's text) never pile up: the builder would otherwise start
+  // every ready edge before collecting one. (An edge being looked up
+  // holds the slot it was started on: if it misses it runs on it.)
+  bool HasRoom() const override { return restored_.empty() && inner_->HasRoom(); }
   bool StartCommand(Edge* edge) override {
     auto restore = std::make_unique<BuildCache::Restore>();
     if (!cache_->Prepare(edge, restore.get())) return inner_->StartCommand(edge);
@@ -186,7 +181,7 @@ class CachingCommandRunner : public CommandRunner {
     cache_->Fetch(restore.get());
     return Collect(restore.get());
   }
-  bool WaitForCommand(Result* result, int64_t deadline, int64_t now) override {
+  bool WaitForCommand(Result* result, int64_t deadline, int64_t now, int wake_fd) override {
     // Lookups first: each ends in a result (a hit) or a start (a miss).
     while (restored_.empty() && lookups_ && lookups_->in_flight() > 0) {
       std::unique_ptr<BuildCache::Restore> done = lookups_->WaitForOne(deadline);
@@ -202,7 +197,7 @@ class CachingCommandRunner : public CommandRunner {
       restored_.pop_front();
       return true;
     }
-    if (!inner_->WaitForCommand(result, deadline, now)) return false;
+    if (!inner_->WaitForCommand(result, deadline, now, wake_fd)) return false;
     if (result->edge && result->success()) cache_->Store(result->edge, result->output, &result->discovered);
     return true;
   }

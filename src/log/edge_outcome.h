@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 
+#include "log/build_recorder.h"
 #include "log/state_file.h"
 
 namespace ronin {
@@ -51,9 +52,9 @@ struct EdgeOutcome {
 bool FindRunOutcome(const StateFile& file, std::string_view first_output, int start_ms, int end_ms,
                     EdgeOutcome* outcome);
 
-// Records outcomes as the build goes (the scan's skips, the builder's
-// finished commands), each tagged with this run's start.
-class EdgeOutcomeRecorder {
+// Records outcomes as the build goes (the scan's skips, and as a recorder
+// of the build each successful command), each tagged with this run's start.
+class EdgeOutcomeRecorder : public BuildRecorder {
  public:
   explicit EdgeOutcomeRecorder(StateFile* file);
 
@@ -61,6 +62,8 @@ class EdgeOutcomeRecorder {
   // `outcome`'s times, peak and flags as the command's run left them; its
   // build field is filled in.
   void Ran(const Edge* edge, EdgeOutcome outcome);
+  // BuildRecorder: Ran, for a successful command.
+  bool Record(const FinishedCommand& command, std::string* err) override;
 
  private:
   void Put(StateFile::Kind kind, const Edge* edge, const EdgeOutcome& outcome);
