@@ -20,7 +20,6 @@
 #include "base/util.h"
 #include "cache/cache_policy.h"
 #include "cache/discovered_deps_manifest.h"
-#include "cache/http_cache_store.h"
 #include "cache/program_identity.h"
 #include "exec/command_runner.h"
 #include "graph/graph.h"
@@ -246,14 +245,13 @@ BuildCache::BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& op
 
 BuildCache::~BuildCache() {
   // The size limit is kept by the build that added bytes.
-  if (counts_.bytes_stored > 0)
-    if (auto* directory = dynamic_cast<DirectoryCacheStore*>(store_.get())) directory->Trim();
+  if (counts_.bytes_stored > 0) store_->Trim();
 }
 
 std::unique_ptr<CommandRunner> BuildCache::Wrap(std::unique_ptr<CommandRunner> inner, bool may_defer) {
   // A server's round trips are worth overlapping; a directory's reads are not.
   std::unique_ptr<LookupPool> lookups;
-  if (may_defer && dynamic_cast<HttpCacheStore*>(store_.get()))
+  if (may_defer && store_->LookupsAreRoundTrips())
     lookups.reset(new LookupPool(this, kLookupThreads));
   return std::unique_ptr<CommandRunner>(new CachingCommandRunner(std::move(inner), this, std::move(lookups)));
 }
@@ -464,9 +462,9 @@ void BuildCache::Store(Edge* edge, const std::string& output, std::optional<std:
 
 void BuildCache::Fail(const std::string& what) {
   failed_ = true;
-  // The HTTP store warns about its server itself, once; the directory
-  // store is silent, so its failure is told here.
-  if (dynamic_cast<DirectoryCacheStore*>(store_.get()))
+  // A store that warns of its own failures (the HTTP store, once) has
+  // told it already.
+  if (!store_->WarnsOfItsFailures())
     Warning("build cache: %s failed; building without the cache from here on", what.c_str());
 }
 

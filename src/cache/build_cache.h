@@ -42,9 +42,10 @@ class BuildCache {
 
   // A runner that serves hits itself and passes misses to `inner`. With
   // `may_defer` (the build has no jobserver or memory admission that must
-  // see a command start at once), lookups on an HTTP store run on worker
-  // threads, several at a time: a cacheable edge holds the slot it was
-  // started on while it is looked up, and runs on it if it misses.
+  // see a command start at once), lookups on a store whose lookups are
+  // round trips (CacheStore::LookupsAreRoundTrips: the HTTP store) run on
+  // worker threads, several at a time: a cacheable edge holds the slot it
+  // was started on while it is looked up, and runs on it if it misses.
   std::unique_ptr<CommandRunner> Wrap(std::unique_ptr<CommandRunner> inner, bool may_defer = false);
 
   // A lookup before `edge` runs, in three steps, so that the middle one

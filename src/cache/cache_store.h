@@ -27,6 +27,18 @@ class CacheStore {
   virtual bool GetBlob(const std::string& digest, std::string* bytes) = 0;
   // Stores `bytes`; *digest gets their name.
   virtual bool PutBlob(std::string_view bytes, std::string* digest) = 0;
+
+  // What the build cache asks of a store beyond reads and writes:
+  // Keeps the store within its size limit, least recently used files
+  // first, after a build added to it. Returns the bytes it freed (0: a
+  // store whose size is someone else's to keep, e.g. a server's).
+  virtual int64_t Trim() { return 0; }
+  // Whether each lookup is a round trip worth overlapping with others (a
+  // server's) rather than a local read.
+  virtual bool LookupsAreRoundTrips() const { return false; }
+  // Whether the store warns of its own failures; the build cache warns of
+  // those of a store that does not.
+  virtual bool WarnsOfItsFailures() const { return false; }
 };
 
 // A cache in a directory: DIR/ac/<2 hex>/<key>, DIR/cas/<2 hex>/<sha256>.
@@ -46,7 +58,7 @@ class DirectoryCacheStore : public CacheStore {
 
   // Deletes the least recently used files until the cache holds at most
   // 90% of the limit. Returns the bytes it freed.
-  int64_t Trim();
+  int64_t Trim() override;
 
  private:
   std::string PathFor(const char* kind, const std::string& name) const;
