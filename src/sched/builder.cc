@@ -183,23 +183,7 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
     }
   }
 
-  auto running = running_edges_.find(edge);
-  RunningEdge started = running->second;
-  running_edges_.erase(running);
-  work_->Finished(started.work);
-  clock_millis_ = MonotonicMillis();
-  FinishedCommand command;
-  command.edge = edge;
-  command.status = result->status;
-  command.start_millis = static_cast<int>(started.start_millis);
-  command.end_millis = static_cast<int>(clock_millis_ - start_time_millis_);
-  command.start_stamp = started.start_stamp;
-  command.deps = deps_type.empty() ? nullptr : &deps_nodes;
-  command.peak_rss_bytes = result->peak_rss_bytes;
-  command.cached = result->cached;
-  status_->BuildEdgeFinished(edge, started.start_millis, clock_millis_ - start_time_millis_, result->status,
-                             result->output);
-
+  FinishedCommand command = Collect(*result, deps_type.empty() ? nullptr : &deps_nodes);
   if (!result->success())
     return plan_.EdgeFinished(edge, Plan::EdgeResult::kFailed, err) && seams_.recorder->Record(command, err);
   if (!CheckOutputs(edge, &command, err)) return false;
@@ -208,6 +192,26 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
   std::string rspfile = edge->GetUnescapedRspfile();
   if (!rspfile.empty() && !config_.keep_rsp) disk_->RemoveFile(rspfile);
   return seams_.recorder->Record(command, err);
+}
+
+FinishedCommand Builder::Collect(const CommandRunner::Result& result, const std::vector<Node*>* deps) {
+  auto running = running_edges_.find(result.edge);
+  RunningEdge started = running->second;
+  running_edges_.erase(running);
+  work_->Finished(started.work);
+  clock_millis_ = MonotonicMillis();
+  int64_t end_time = clock_millis_ - start_time_millis_;
+  status_->BuildEdgeFinished(result.edge, started.start_millis, end_time, result.status, result.output);
+  FinishedCommand command;
+  command.edge = result.edge;
+  command.status = result.status;
+  command.start_millis = static_cast<int>(started.start_millis);
+  command.end_millis = static_cast<int>(end_time);
+  command.start_stamp = started.start_stamp;
+  command.deps = deps;
+  command.peak_rss_bytes = result.peak_rss_bytes;
+  command.cached = result.cached;
+  return command;
 }
 
 bool Builder::CheckOutputs(Edge* edge, FinishedCommand* command, std::string* err) {

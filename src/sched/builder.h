@@ -68,6 +68,9 @@ class Builder : public PlanDelegate {
   ExitStatus RunCommands(std::string* err);
   bool StartEdge(const Work& work, std::string* err);
   bool FinishCommand(CommandRunner::Result* result, std::string* err);
+  // The command of `result` is no longer running: the work chain and the
+  // status hear of it; what the recorders will be told of it.
+  FinishedCommand Collect(const CommandRunner::Result& result, const std::vector<Node*>* deps);
   // Restat and early cutoff: outputs the command left as they were clean
   // what depends on them.
   bool CheckOutputs(Edge* edge, FinishedCommand* command, std::string* err);
