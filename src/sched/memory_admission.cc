@@ -126,7 +126,8 @@ Work MemoryAdmission::Next(bool local_room) {
   std::string why;
   if (MayStart(work.edge, &why)) return work;
   METRIC_RECORD("memory admission held a job back");
-  if (explain_) PrintExplanation("not starting %s yet: %s", std::string(work.edge->outputs[0]->path).c_str(), why.c_str());
+  if (explain_)
+    PrintExplanation("not starting %s yet: %s", std::string(work.edge->outputs[0]->path).c_str(), why.c_str());
   upstream_->PutBack(work);  // the best edge waits for memory; so does the rest
   return Work();
 }

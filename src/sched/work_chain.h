@@ -4,9 +4,9 @@
 // (driver/build_setup.h), each a class of its own that holds back what may
 // not start yet and passes the rest on:
 //
-//   plan ─► remote slots ─► memory ─► jobserver ─► local slots ─► builder
-//           remote_jobs.h   memory_    jobserver_   local_slots.h
-//                           admission.h slots.h     (-j, -l, the runner)
+//   plan ─► remote slots ─► memory admission ─► jobserver slots ─► local slots ─► builder
+//   (plan.h) (remote_jobs.h) (memory_admission.h) (jobserver_slots.h) (local_slots.h:
+//                                                                      -j, -l, the runner)
 //
 // A stage asks the one before it for work; `local_room` travels the other
 // way, so that a stage nearer the plan knows whether a local job may start
