@@ -1,4 +1,4 @@
-// Which programs a command runs, and what they are (program_identity.h).
+// Which programs a command runs, and what they are (cache/program_identity.h).
 #include "cache/program_identity.h"
 
 #include <limits.h>

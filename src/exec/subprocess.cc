@@ -39,7 +39,7 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
   JobReaper* reaper = set->reaps_jobs() ? JobReaper::Get() : nullptr;
   int pipe_fds[2] = {-1, -1};
   if (!use_console_) {
-    if (pipe2(pipe_fds, O_CLOEXEC) < 0) return false;  // errno says why (spawn_retry.h)
+    if (pipe2(pipe_fds, O_CLOEXEC) < 0) return false;  // errno says why (exec/spawn_retry.h)
     fd_ = pipe_fds[0];
     fcntl(fd_, F_SETFL, fcntl(fd_, F_GETFL) | O_NONBLOCK);
   }
@@ -106,7 +106,7 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
     errno = result;
     return false;
   }
-  // Killed with ninja if ninja dies before reaping it (job_reaper.h).
+  // Killed with ninja if ninja dies before reaping it (exec/job_reaper.h).
   reaper_ = reaper;
   if (reaper_) reaper_->Started(pid_, !use_console_, files ? *files : JobFiles());
   return true;

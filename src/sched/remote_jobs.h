@@ -1,5 +1,5 @@
 // Admission of ready edges with remote execution (--remote-jobs=N): edges
-// whose command starts with a distributed launcher (remote_launchers.h)
+// whose command starts with a distributed launcher (sched/remote_launchers.h)
 // take one of N remote slots instead of a local -j slot, so a build farm
 // gets N compiles at once while links and generators stay within the
 // local cores. An edge whose kind of slot is full waits in a queue of its

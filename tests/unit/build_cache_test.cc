@@ -1,5 +1,5 @@
-// The build cache's keys (cache_key.h), base-dir relativisation, and the
-// first-level entry format (discovered_deps_manifest.h).
+// The build cache's keys (cache/cache_key.h), base-dir relativisation, and the
+// first-level entry format (cache/discovered_deps_manifest.h).
 #include <gtest/gtest.h>
 
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// Tests for State (state.h) and the dirty scan (scan.h, dep_loader.h) over
+// Tests for State (graph/state.h) and the dirty scan (scan/scan.h, scan/dep_loader.h) over
 // an in-memory disk. Error texts and `-d explain` reasons were checked
 // against ninja 1.13.2 on equivalent builds.
 #include "graph/graph.h"

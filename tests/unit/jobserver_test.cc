@@ -1,4 +1,4 @@
-// Tests for jobserver.h. The MAKEFLAGS readings were checked against
+// Tests for sched/jobserver.h. The MAKEFLAGS readings were checked against
 // ninja 1.13.2 (which mode it enters, or which warning it prints, for each
 // value); the pipe form's acceptance and the pool are ronin's own.
 #include "sched/jobserver.h"

@@ -1,4 +1,4 @@
-// Tests for the build plan (plan.h): readiness, critical-path order, pools,
+// Tests for the build plan (sched/plan.h): readiness, critical-path order, pools,
 // failure, restat pruning (CleanNode) and very long chains.
 #include "sched/plan.h"
 
