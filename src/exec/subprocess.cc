@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "exec/direct_exec.h"
 #include "exec/job_reaper.h"
+#include "exec/path_lookup.h"
 
 extern char** environ;
 
@@ -84,7 +85,7 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
   int result = -1;
   std::vector<std::string> words;
   if (DirectExecEnabled() && SplitSimpleCommand(command, &words)) {
-    const std::string& program = ResolveProgram(words[0]);
+    std::string program = FindProgram(words[0]);
     if (!program.empty()) {
       std::vector<char*> argv;
       for (std::string& word : words) argv.push_back(&word[0]);

@@ -107,6 +107,21 @@ class ScopedTempDir {
   std::string path_;
 };
 
+// Sets an environment variable (or unsets it, for a null `value`) for the
+// scope, and puts back what was there.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value);
+  ~ScopedEnv();
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  bool had_;
+  std::string old_;
+};
+
 // Whole-file helpers for real files; they fail the test on error.
 std::string ReadRealFile(const std::string& path);
 void WriteRealFile(const std::string& path, const std::string& contents);
@@ -238,6 +253,23 @@ inline int RemoveEntry(const char* path, const struct stat*, int, struct FTW*) {
 
 inline ScopedTempDir::~ScopedTempDir() {
   if (!path_.empty()) nftw(path_.c_str(), internal::RemoveEntry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+inline ScopedEnv::ScopedEnv(const char* name, const char* value) : name_(name) {
+  const char* old = getenv(name);
+  had_ = old != nullptr;
+  if (had_) old_ = old;
+  if (value)
+    setenv(name, value, 1);
+  else
+    unsetenv(name);
+}
+
+inline ScopedEnv::~ScopedEnv() {
+  if (had_)
+    setenv(name_, old_.c_str(), 1);
+  else
+    unsetenv(name_);
 }
 
 inline std::string ReadRealFile(const std::string& path) {
