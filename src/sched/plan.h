@@ -70,7 +70,6 @@ class Plan {
   void ScheduleWork(Edge* edge);
   bool EdgeMaybeReady(Edge* edge, std::string* err);
   bool NodeFinished(Node* node, std::string* err);
-  bool ProcessSucceeded(Edge* edge, std::string* err);
   bool RefreshDyndepDependents(DependencyScan* scan, const Node* node, std::string* err);
 
   struct ReadyOrder {
