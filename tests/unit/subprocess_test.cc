@@ -416,7 +416,9 @@ void TakePendingInterrupts() {
   }
 }
 
-std::string Kill(int signum, pid_t pid) { return "kill -" + std::to_string(signum) + " " + std::to_string(pid); }
+std::string Kill(int signum, pid_t pid) {
+  return "kill -" + std::to_string(signum) + " " + std::to_string(pid);
+}
 
 TEST(SubprocessPosixTest, AShellKilledByASignalIsAnInterruptOrItsStatusPlus128) {
   // Ninja's mapping (base/exit_status.h): SIGINT, SIGTERM and SIGHUP are
@@ -458,9 +460,8 @@ TEST(SubprocessPosixTest, DirectExecGivesTheShellsResults) {
   test::WriteRealFile(script, "echo \"ran as a script with $# arguments: $*\"\nexit 7\n");
   ASSERT_EQ(0, chmod(script.c_str(), 0755));
   std::vector<std::string> argv;
-  for (const std::string& command :
-       {"cat " + data, "head -c 4 " + data, "ls " + dir.File("missing"), MissingProgram() + " a b",
-        plain, script + " x y"}) {
+  for (const std::string& command : {"cat " + data, "head -c 4 " + data, "ls " + dir.File("missing"),
+                                     MissingProgram() + " a b", plain, script + " x y"}) {
     ASSERT_TRUE(SplitSimpleCommand(command, &argv)) << command;  // started without the shell
     // The same command through the shell: a ';' makes it shell syntax.
     Result direct = RunToEnd(command);
@@ -612,7 +613,8 @@ TEST(SubprocessPosixTest, AnInterruptReachesAForegroundChildWithSigint) {
   std::string pid_file = dir.File("pid");
   std::string reached = dir.File("reached");
   SubprocessSet set(/*reap_jobs=*/false);
-  ASSERT_NE(nullptr, set.Add("/bin/sh -c 'echo $$ > " + pid_file + "; exec " + kSleep + "'; echo > " + reached));
+  ASSERT_NE(nullptr,
+            set.Add("/bin/sh -c 'echo $$ > " + pid_file + "; exec " + kSleep + "'; echo > " + reached));
   pid_t child = PidFrom(pid_file);
   ASSERT_GT(child, 0);
   ASSERT_EQ(0, kill(getpid(), SIGINT));
