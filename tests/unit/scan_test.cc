@@ -663,11 +663,7 @@ TEST_F(ScanWithBuildLogTest, RestatWithoutEntryComparesMtimes) {
 
 TEST_F(ScanTest, HundredThousandDeepChainDoesNotOverflowTheStack) {
   const int kDepth = 100000;
-  std::string manifest;
-  manifest.reserve(kDepth * 32);
-  for (int i = 1; i <= kDepth; ++i)
-    manifest += "build n" + std::to_string(i) + ": cat n" + std::to_string(i - 1) + "\n";
-  Parse(manifest);
+  Parse(test::ChainManifest(kDepth));
   disk_.CreateAt("n0", 1);
   for (int i = 1; i <= kDepth; ++i) disk_.CreateAt("n" + std::to_string(i), 2);
   Scan("n" + std::to_string(kDepth));

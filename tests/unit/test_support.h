@@ -87,6 +87,10 @@ std::string ParseManifestError(State* state, const std::string& text,
 ::testing::AssertionResult LoadManifest(State* state, FileReader* disk, const std::string& filename,
                                         ManifestParserOptions options = {});
 
+// "build nFROM: cat nFROM-1" up to "build nDEPTH: cat nDEPTH-1": a chain
+// of edges of a rule `cat` the caller declares.
+std::string ChainManifest(int depth, int from = 1);
+
 // The node named `path`, failing the test (and returning null) if absent.
 Node* NodeOrNull(const State& state, const std::string& path);
 // Paths of `nodes`, space-separated.
@@ -217,6 +221,14 @@ inline ::testing::AssertionResult LoadManifest(State* state, FileReader* disk, c
   std::string err;
   if (!parser.Load(filename, &err)) return ::testing::AssertionFailure() << "load failed: " << err;
   return ::testing::AssertionSuccess();
+}
+
+inline std::string ChainManifest(int depth, int from) {
+  std::string manifest;
+  manifest.reserve(depth * 32);
+  for (int i = from; i <= depth; ++i)
+    manifest += "build n" + std::to_string(i) + ": cat n" + std::to_string(i - 1) + "\n";
+  return manifest;
 }
 
 inline Node* NodeOrNull(const State& state, const std::string& path) {
