@@ -7,9 +7,9 @@
 // reaches both through a CommandRunner wrapper (Wrap), so a hit takes no
 // job slot.
 //
-// Keys: cache_key.h; which edges: cache_policy.h; the entry under a key
-// (runs, their discovered files and outputs): discovered_deps_manifest.h;
-// storage: cache_store.h (directory) or the HTTP backend.
+// Keys: cache/cache_key.h; which edges: cache/cache_policy.h; the entry under a key
+// (runs, their discovered files and outputs): cache/discovered_deps_manifest.h;
+// storage: cache/cache_store.h (directory) or the HTTP backend.
 #ifndef RONIN_CACHE_BUILD_CACHE_H_
 #define RONIN_CACHE_BUILD_CACHE_H_
 

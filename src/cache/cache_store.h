@@ -1,8 +1,9 @@
-// The build cache's storage (issue 15, part 2, storage only): action
-// entries looked up by key, and blobs by their SHA-256, verified on read.
-// The directory backend is the local form of --cache=DIR; an HTTP backend
-// (Bazel's /ac/<key>, /cas/<sha256> layout) would implement the same
-// interface. The builder reaches it through BuildCache (build_cache.h).
+// The build cache's storage: action entries looked up by key, and blobs by
+// their SHA-256, verified on read. Two backends implement it: the directory
+// below, the local form of --cache=DIR, and the HTTP one of --cache=http://
+// (Bazel's /ac/<key>, /cas/<sha256> layout, cache/http_cache_store.h);
+// cache/cache_open.h picks one. The builder reaches it through BuildCache
+// (cache/build_cache.h).
 #ifndef RONIN_CACHE_CACHE_STORE_H_
 #define RONIN_CACHE_CACHE_STORE_H_
 

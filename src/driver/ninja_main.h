@@ -1,6 +1,6 @@
 // One load-and-build cycle of the `ninja` command: the state it loads
 // (manifest, logs), manifest regeneration, and the build of the requested
-// targets. Tools (tools.cc) work on the same object.
+// targets. Tools (tools/tools.cc) work on the same object.
 #ifndef RONIN_DRIVER_NINJA_MAIN_H_
 #define RONIN_DRIVER_NINJA_MAIN_H_
 

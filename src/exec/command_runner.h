@@ -29,7 +29,7 @@ class CommandRunner {
     ExitStatus status = kExitFailure;
     std::string output;
     int64_t peak_rss_bytes = -1;  // of the command's process tree; -1: unknown
-    bool cached = false;  // restored from the build cache (build_cache.h), not run
+    bool cached = false;  // restored from the build cache (cache/build_cache.h), not run
     // A deps = gcc depfile's inputs, canonical, when the runner already
     // has them: the build cache parsed the depfile to store the run (it is
     // on disk too, and is deleted as usual), or restored the run without

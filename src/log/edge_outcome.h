@@ -1,4 +1,4 @@
-// What the last run of an edge showed, kept in .ronin_state (state_file.h)
+// What the last run of an edge showed, kept in .ronin_state (log/state_file.h)
 // as a kEdgeOutcome record keyed by the edge's first output, and the last
 // build that skipped it by content, as a kEdgeSkip record (kept apart, so
 // a skip does not hide what the run before it showed); so that `-t trace` can put in each event's args what ronin

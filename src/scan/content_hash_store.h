@@ -1,5 +1,5 @@
 // --content-hash: what the dirty scan and the builder ask about file
-// contents. Two kinds of records in .ronin_state (state_file.h):
+// contents. Two kinds of records in .ronin_state (log/state_file.h):
 //
 // - per file, path -> (mtime, size, digest): a file is hashed only when its
 //   mtime or size differs from the record, so a no-op build hashes nothing;

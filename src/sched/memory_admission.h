@@ -1,7 +1,7 @@
 // --keep-free-memory=SIZE: memory-aware admission of jobs. A job is not
 // started while starting it would take the machine's available memory below
 // SIZE. Its expected need is its own peak RSS from its last run, or the
-// median of its rule's (resource_history.h), or 0 when nothing is known.
+// median of its rule's (sched/resource_history.h), or 0 when nothing is known.
 // Jobs already running count with their expected need until their process
 // group's resident memory reaches it (after that it shows in the available
 // memory), so a burst of starts cannot overshoot. At least one job always

@@ -1,7 +1,7 @@
 // The build plan: which edges a build wants, which are ready to run, and
 // how finishing one makes others ready. Ready edges are ordered by
 // critical path: the longest chain of expected durations to a target first
-// (duration_model.h; the longest chain of commands when none is known).
+// (sched/duration_model.h; the longest chain of commands when none is known).
 #ifndef RONIN_SCHED_PLAN_H_
 #define RONIN_SCHED_PLAN_H_
 
@@ -74,7 +74,6 @@ class Plan : public WorkSource {
   void ScheduleWork(Edge* edge);
   bool EdgeMaybeReady(Edge* edge, std::string* err);
   bool NodeFinished(Node* node, std::string* err);
-  bool ProcessSucceeded(Edge* edge, std::string* err);
   bool RefreshDyndepDependents(DependencyScan* scan, const Node* node, std::string* err);
 
   struct ReadyOrder {

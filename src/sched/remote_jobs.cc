@@ -1,4 +1,4 @@
-// Local and remote slots for ready edges (remote_jobs.h).
+// Local and remote slots for ready edges (sched/remote_jobs.h).
 #include "sched/remote_jobs.h"
 
 #include "graph/graph.h"

@@ -1,6 +1,6 @@
-// Remote slots, a stage of the work chain (work_chain.h), for remote
+// Remote slots, a stage of the work chain (sched/work_chain.h), for remote
 // execution (--remote-jobs=N): edges whose command starts with a
-// distributed launcher (remote_launchers.h) take one of N remote slots
+// distributed launcher (sched/remote_launchers.h) take one of N remote slots
 // instead of a local -j slot, so a build farm gets N compiles at once while
 // links and generators stay within the local cores. An edge whose kind of
 // slot is full waits in a queue of its kind while edges of the other kind

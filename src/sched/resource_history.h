@@ -1,5 +1,5 @@
 // What each command needed last time it ran: its peak resident memory,
-// kept in .ronin_state (state_file.h) as kEdgeResources records keyed by
+// kept in .ronin_state (log/state_file.h) as kEdgeResources records keyed by
 // the edge's first output. Payload: "peak_rss=BYTES" (space-separated
 // name=value fields; fields this build does not know are ignored). It
 // records the peak of every command that ends, failed or not, as a

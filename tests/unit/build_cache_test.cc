@@ -1,6 +1,6 @@
-// The build cache's keys (cache_key.h), base-dir relativisation, the
-// first-level entry format (discovered_deps_manifest.h), and what the
-// build cache (build_cache.h) does with its store's answers.
+// The build cache's keys (cache/cache_key.h), base-dir relativisation, the
+// first-level entry format (cache/discovered_deps_manifest.h), and what the
+// build cache (cache/build_cache.h) does with its store's answers.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>

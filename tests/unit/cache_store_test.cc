@@ -1,4 +1,4 @@
-// The build cache's storage (cache_store.h): the directory backend.
+// The build cache's storage (cache/cache_store.h): the directory backend.
 #include "cache/cache_store.h"
 #include "cache/http_cache_store.h"
 

@@ -1,4 +1,4 @@
-// Tests for the content-hash store (content_hash_store.h) on real files:
+// Tests for the content-hash store (scan/content_hash_store.h) on real files:
 // what makes an edge's inputs "unchanged", the guards (outputs rewritten
 // elsewhere, inputs written while the command ran), early cutoff, and that
 // recorded digests spare a later run any hashing.

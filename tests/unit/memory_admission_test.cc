@@ -1,5 +1,5 @@
-// Tests for memory-aware admission (memory_admission.h) and the peak-RSS
-// history behind it (resource_history.h): reading a fake meminfo and cgroup
+// Tests for memory-aware admission (sched/memory_admission.h) and the peak-RSS
+// history behind it (sched/resource_history.h): reading a fake meminfo and cgroup
 // through RONIN_MEMORY_INFO_DIR, measuring a process group, and deciding.
 #include "sched/memory_admission.h"
 

@@ -1,6 +1,6 @@
 // Tests for remote execution: the launcher classifier
-// (remote_launchers.h) and the admission of local and remote edges
-// (remote_jobs.h).
+// (sched/remote_launchers.h) and the admission of local and remote edges
+// (sched/remote_jobs.h).
 #include "sched/remote_launchers.h"
 
 #include <gtest/gtest.h>
