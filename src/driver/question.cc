@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/util.h"
+#include "driver/build_setup.h"
 #include "driver/ninja_main.h"
 #include "sched/builder.h"
 
@@ -39,7 +40,7 @@ QuestionAnswer AnswerQuestion(NinjaMain* ninja, const char* input_file, int argc
   targets.insert(targets.end(), requested.begin(), requested.end());
   Builder builder(&ninja->state_, ninja->config_, &ninja->build_log_, &ninja->deps_log_, &ninja->disk_, status,
                   &ninja->explanations_, ninja->start_time_millis_);
-  builder.SetContentHashStore(ninja->content_store_.get());
+  SetUpScan(ninja->Features(), builder.scan());  // content hashing, when on
   for (Node* target : targets) {
     if (!builder.AddTarget(target, &err) && !err.empty()) {
       Error("%s", err.c_str());

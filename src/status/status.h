@@ -67,7 +67,7 @@ class StatusPrinter : public Status {
   // or its command); fatal on an unknown variable.
   std::string FormatStatusVariables(const EvalString& format, const Edge* edge) const;
 
-  // For a view drawn below the status line (live_status.h): `hook` runs
+  // For a view drawn below the status line (status/live_status.h): `hook` runs
   // before anything scrolls the status line up; PrintOnNewLine prints
   // text as command output is printed.
   void SetBeforeNewLine(std::function<void()> hook) { printer_.SetBeforeNewLine(std::move(hook)); }

@@ -1,5 +1,6 @@
 // `ninja -t report [-e EVENTS] [-o FILE]`: an HTML report of the last build
-// recorded in .ninja_log, or in an event stream (report_html.cc renders it). Needs the manifest for each
+// recorded in .ninja_log, or in an event stream (insight/report_html.cc
+// renders it). Needs the manifest for each
 // command's rule and for the dependencies the critical path follows.
 #include <stdio.h>
 

@@ -14,7 +14,7 @@
 // first made to name known ones only (each '%' a known placeholder; for
 // --status, each byte picks a known variable, escape or literal piece); the
 // 8th keeps the format as it is, and the fatal error (which fuzz builds
-// throw as FuzzFatalError, util.h) must then be one of those. The printer
+// throw as FuzzFatalError, base/util.h) must then be one of those. The printer
 // writes to stdout, which is pointed at /dev/null.
 #include <fcntl.h>
 #include <stddef.h>
