@@ -18,6 +18,7 @@
 #include "driver/ninja_main.h"
 #include "driver/question.h"
 #include "driver/watch_loop.h"
+#include "events/event_stream.h"
 #include "driver/ronin_options.h"
 #include "exec/job_reaper.h"
 #include "graph/manifest_parser.h"
@@ -315,6 +316,11 @@ int RunTool(const Tool* tool, NinjaMain* ninja, const Options* options, int argc
   return tool->run(ninja, options, argc, argv);
 }
 
+// Loads the manifest and builds (again, as long as it regenerates, or for
+// each change under --watch); the exit status.
+int LoadAndBuild(const char* ninja_command, const BuildConfig& config, Options* options, int argc, char** argv,
+                 std::unique_ptr<Status> status, EventStream* events);
+
 int RealMain(int argc, char** argv) {
   const char* ninja_command = argv[0];
   BuildConfig config;
@@ -339,6 +345,21 @@ int RealMain(int argc, char** argv) {
     config.verbosity = BuildConfig::Verbosity::kNoStatusUpdate;
   }
 
+  if (!config.ronin.events.empty() && options.tool) {
+    Error("--events streams builds: not with -t %s", options.tool->name);
+    return kErrorExit;
+  }
+  // Opened before -C: PATH is where ninja was started from.
+  std::unique_ptr<EventStream> events;
+  if (!config.ronin.events.empty()) {
+    std::string err;
+    events = EventStream::Open(config.ronin.events, &err);
+    if (!events) {
+      Error("--events: %s", err.c_str());
+      return kErrorExit;
+    }
+  }
+
   std::unique_ptr<Status> status = NewStatus(config);
   if (options.working_dir) {
     // Emacs-style quotes so editors can follow the directory change; not
@@ -353,6 +374,16 @@ int RealMain(int argc, char** argv) {
     return RunTool(options.tool, &ninja, &options, argc, argv);
   }
 
+  if (events) events->StreamStarted(config);
+  int result = LoadAndBuild(ninja_command, config, &options, argc, argv, std::move(status), events.get());
+  if (events) events->StreamEnded(result);
+  return result;
+}
+
+int LoadAndBuild(const char* ninja_command, const BuildConfig& config, Options* options_in, int argc, char** argv,
+                 std::unique_ptr<Status> status, EventStream* events) {
+  Options& options = *options_in;
+  const int kErrorExit = config.ronin.question ? kQuestionError : 1;
   // A manifest that rebuilds itself is reloaded; bound the loop (--watch
   // starts counting again at each change).
   const int kCycleLimit = 100;
@@ -367,6 +398,7 @@ int RealMain(int argc, char** argv) {
     // time); only a regeneration round destroys its state, which closes the
     // logs (and, as in Ninja, leaves a .ninja_deps behind).
     NinjaMain* ninja = new NinjaMain(ninja_command, config);
+    ninja->events_ = events;
     // Building the default targets stats the whole graph anyway: do that
     // (and hash the commands) on the other cores while parsing and loading.
     std::unique_ptr<Prefetcher> prefetcher;
@@ -392,6 +424,7 @@ int RealMain(int argc, char** argv) {
       }
       if (loaded == GraphLoad::kError) {
         Error("%s", err.c_str());
+        if (events) events->ErrorOutsideBuild(err);
         if (!watch) return kErrorExit;
         // --watch: a fresh run once the manifest is mended.
         manifest_files.push_back(options.input_file);
@@ -432,6 +465,7 @@ int RealMain(int argc, char** argv) {
     }
     if (!err.empty()) {
       Error("rebuilding '%s': %s", options.input_file, err.c_str());
+      if (events) events->ErrorOutsideBuild(StringPrintf("rebuilding '%s': %s", options.input_file, err.c_str()));
       return kErrorExit;
     }
 

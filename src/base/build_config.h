@@ -47,6 +47,9 @@ struct RoninOptions {
   // --watch: stay running and build again what each change makes dirty
   // (driver/watch_loop.h).
   bool watch = false;
+  // --events=PATH|fd:N: the build as a stream of JSON lines (doc/events.md,
+  // events/event_stream.h); empty: none.
+  std::string events;
 };
 
 struct BuildConfig {

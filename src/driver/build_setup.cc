@@ -6,6 +6,7 @@
 #include "base/util.h"
 #include "cache/build_cache.h"
 #include "exec/dry_run_command_runner.h"
+#include "events/edge_events.h"
 #include "exec/real_command_runner.h"
 #include "log/edge_outcome.h"
 #include "scan/content_hash_store.h"
@@ -26,6 +27,9 @@ void SetUpScan(const BuildFeatures& features, DependencyScan* scan) {
 BuildSetup::BuildSetup(const BuildConfig& config, const State& state, BuildLog* build_log, DepsLog* deps_log,
                        DiskInterface* disk, const BuildFeatures& features, std::unique_ptr<CommandRunner> runner)
     : build_log_recorder_(build_log) {
+  // (-n records nothing: no entry of the build log is the command's.)
+  if (features.events)
+    edge_events_.reset(new EdgeEvents(features.events, features.explanations, config.dry_run ? nullptr : build_log));
   SetUpRunner(config, features, std::move(runner));
   SetUpStages(config, features);
   SetUpOutputChecks(config, features, state, disk);
@@ -50,6 +54,8 @@ void BuildSetup::SetUpRunner(const BuildConfig& config, const BuildFeatures& fea
 }
 
 void BuildSetup::SetUpStages(const BuildConfig& config, const BuildFeatures& features) {
+  // It holds nothing back: it only hears of the starts (and of an abort).
+  if (edge_events_) seams_.stages.push_back(edge_events_.get());
   if (config.ronin.remote_jobs > 0) {
     owned_stages_.emplace_back(
         new RemoteJobs(RemoteLaunchers(config.ronin.remote_launchers), config.ronin.remote_jobs));
@@ -90,6 +96,7 @@ void BuildSetup::SetUpRecorders(const BuildConfig& config, const BuildFeatures& 
     // Nothing ran: the build log records in memory only (it was not
     // opened for writing), and nothing else is kept.
     recorders_.Add(&build_log_recorder_);
+    if (edge_events_) recorders_.Add(edge_events_.get());
     return;
   }
   // First what stops the build when it cannot be written, so that
@@ -100,6 +107,8 @@ void BuildSetup::SetUpRecorders(const BuildConfig& config, const BuildFeatures& 
   recorders_.Add(deps_log_recorder_.get());
   if (features.content) recorders_.Add(features.content);
   if (features.outcomes) recorders_.Add(features.outcomes);
+  // Last: an edge_end tells what .ninja_log recorded.
+  if (edge_events_) recorders_.Add(edge_events_.get());
 }
 
 }  // namespace ronin

@@ -147,6 +147,15 @@ bool ApplyWatch(const char*, BuildConfig* config, std::string*) {
   return true;
 }
 
+bool ApplyEvents(const char* value, BuildConfig* config, std::string* err) {
+  if (!*value) {
+    *err = "expected a file or fd:N";
+    return false;
+  }
+  config->ronin.events = value;
+  return true;
+}
+
 }  // namespace
 
 const std::vector<RoninOptionSpec>& RoninOptionTable() {
@@ -177,6 +186,7 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
       {"question", nullptr, false, "build nothing; exit 0 if up to date, 1 if work is due, 2 on errors",
        ApplyQuestion},
       {"watch", nullptr, false, "stay running: build again what each saved change makes dirty", ApplyWatch},
+      {"events", "PATH|fd:N", false, "write what the build does as JSON lines (doc/events.md)", ApplyEvents},
   };
   return table;
 }

@@ -392,6 +392,8 @@ ExitStatus WatchLoop::BuildRound(const std::vector<Node*>& changed, bool* reload
   const BuildConfig& config = ninja_->config_;
   if (!changed.empty()) {
     PrintWhatChanged(PathsOf(changed));
+    ninja_->watch_changes_.clear();  // for --events
+    for (const Node* node : changed) ninja_->watch_changes_.emplace_back(node->path);
     // What a one-shot run starts with: its own status, explanations and
     // clock, and no verdict of an earlier scan.
     *status_ = NewStatus(config);
@@ -415,6 +417,8 @@ ExitStatus WatchLoop::BuildRound(const std::vector<Node*>& changed, bool* reload
     }
     finished.edges.clear();
   }
+  // A Ctrl-C while the round scanned: no build to start.
+  if (watcher_->interrupted()) return kExitInterrupted;
   ExitStatus result = ninja_->RunBuild(argc_, argv_, &finished);
   NoteWhatRan(finished.edges, reload);
   return result;

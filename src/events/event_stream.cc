@@ -171,9 +171,13 @@ void EventStream::StreamStarted(const BuildConfig& config) {
   End();
 }
 
+int64_t EventStream::BuildMillis() const { return MonotonicMillis() - build_start_millis_; }
+
 void EventStream::BuildStarted(const BuildStartEvent& event) {
   ++build_;
   in_build_ = true;
+  build_start_millis_ = event.start_millis;
+  counts_ = Counts();
   std::string& line = Begin("build_start");
   AppendStrings("targets", event.targets, &line);
   AppendString("trigger", event.trigger, &line);
@@ -203,6 +207,7 @@ void EventStream::BuildStarted(const BuildStartEvent& event) {
 }
 
 void EventStream::EdgeStarted(const Edge* edge, int64_t start_ms) {
+  ++counts_.started;
   std::string& line = Begin("edge_start");
   AppendEdge(edge, &line);
   AppendString("command", edge->EvaluateCommand(), &line);
@@ -220,6 +225,7 @@ void EventStream::Explained(const Edge* edge, const std::vector<std::string>& re
 }
 
 void EventStream::EdgeSkipped(const Edge* edge, const char* reason) {
+  ++counts_.skipped;
   std::string& line = Begin("edge_skipped");
   AppendEdge(edge, &line);
   AppendString("reason", reason, &line);
@@ -227,9 +233,13 @@ void EventStream::EdgeSkipped(const Edge* edge, const char* reason) {
 }
 
 void EventStream::EdgeFinished(const EdgeEndEvent& event) {
+  bool success = !event.interrupted && event.exit_status == 0;
+  if (success) ++counts_.succeeded;
+  if (!success && !event.interrupted) ++counts_.failed;
+  if (event.cached) ++counts_.cached;
   std::string& line = Begin("edge_end");
   AppendEdge(event.edge, &line);
-  const char* result = event.interrupted ? "interrupted" : event.exit_status == 0 ? "success" : "failure";
+  const char* result = event.interrupted ? "interrupted" : success ? "success" : "failure";
   AppendString("result", result, &line);
   AppendOptionalInt("exit_status", event.interrupted ? -1 : event.exit_status, &line);
   AppendInt("start_ms", event.start_ms, &line);
@@ -257,8 +267,8 @@ void EventStream::BuildFinished(const BuildEndEvent& event) {
   AppendKey("counts", &line);
   line.append(StringPrintf("{\"planned\":%d,\"started\":%d,\"succeeded\":%d,\"failed\":%d,\"cached\":%d,"
                            "\"skipped\":%d}",
-                           event.planned, event.started, event.succeeded, event.failed, event.cached,
-                           event.skipped));
+                           event.planned, counts_.started, counts_.succeeded, counts_.failed, counts_.cached,
+                           counts_.skipped));
   End();
   in_build_ = false;
 }

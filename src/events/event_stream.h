@@ -29,6 +29,9 @@ struct BuildStartEvent {
   // before the requested build), "watch" (a change under --watch).
   const char* trigger = "command_line";
   std::vector<std::string> changed;  // under --watch: what changed
+  // The build's clock: MonotonicMillis() when it started (what the
+  // start_ms and end_ms of .ninja_log count from).
+  int64_t start_millis = 0;
 };
 
 // How an edge's command ended (edge_end).
@@ -48,13 +51,14 @@ struct EdgeEndEvent {
   uint64_t command_hash = 0;
 };
 
-// How a build ended (build_end).
+// How a build ended (build_end). The stream counts the edges it was told
+// of itself.
 struct BuildEndEvent {
   // "success", "no_work", "failure", "interrupted" or "error".
   const char* result = "success";
   int exit_code = 0;
   std::string error;  // why it stopped (empty on success)
-  int planned = 0, started = 0, succeeded = 0, failed = 0, cached = 0, skipped = 0;
+  int planned = 0;    // commands in the plan when the build started
 };
 
 class EventStream {
@@ -81,6 +85,8 @@ class EventStream {
 
   // False once a write failed (the reader went away): nothing more is written.
   bool ok() const { return fd_ >= 0; }
+  // Milliseconds since the current build started, on its clock.
+  int64_t BuildMillis() const;
 
  private:
   EventStream(int fd, bool owned);
@@ -97,6 +103,11 @@ class EventStream {
   int64_t start_millis_ = 0;
   int build_ = 0;       // builds started so far
   bool in_build_ = false;
+  int64_t build_start_millis_ = 0;
+  // The current build's edges so far, for its build_end.
+  struct Counts {
+    int started = 0, succeeded = 0, failed = 0, cached = 0, skipped = 0;
+  } counts_;
   std::string line_;    // the line being made (kept: its capacity is reused)
 };
 

@@ -35,6 +35,7 @@ struct FinishedCommand {
   int64_t peak_rss_bytes = -1;  // of its process tree; -1: unknown
   int unchanged_outputs = -1;   // outputs the early cutoff found unchanged; -1: not looked at
   bool cached = false;          // restored from the build cache, not run
+  const std::string* output = nullptr;  // what it printed (stdout and stderr), as the status shows it
   bool success() const { return status == kExitSuccess; }
 };
 

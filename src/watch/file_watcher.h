@@ -72,6 +72,9 @@ class FileWatcher {
   // False with *err only on an error of the watcher itself.
   virtual bool Wait(int64_t timeout_millis, int64_t settle_millis, int64_t settle_limit_millis,
                     Changes* changes, std::string* err) = 0;
+  // A terminating signal arrived since the watcher was made (they are
+  // noted, not fatal, for its whole life: Wait then returns at once).
+  virtual bool interrupted() const = 0;
   // Directories watched now.
   virtual size_t watch_count() const = 0;
   // The system's limit on watches, for messages: e.g.

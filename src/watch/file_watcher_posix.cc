@@ -22,27 +22,23 @@ volatile sig_atomic_t g_watch_interrupted = 0;
 
 void NoteInterrupt(int) { g_watch_interrupted = 1; }
 
-// SIGINT, SIGTERM and SIGHUP end a wait instead of the process: blocked,
-// with a handler that notes them, for the guard's life, and let through
-// only inside ppoll (wait_mask()), so none is lost between two waits.
+constexpr int kInterruptSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+
+// SIGINT, SIGTERM and SIGHUP end a wait instead of the process: noted by
+// the handler InterruptNoting put in place, blocked for the guard's life
+// and let through only inside ppoll (wait_mask()), so none is lost
+// between the checks of one wait.
 class InterruptGuard {
  public:
   InterruptGuard() {
     sigset_t set;
     sigemptyset(&set);
-    for (int signum : kSignals) sigaddset(&set, signum);
+    for (int signum : kInterruptSignals) sigaddset(&set, signum);
     sigprocmask(SIG_BLOCK, &set, &old_mask_);
     wait_mask_ = old_mask_;
-    for (int signum : kSignals) sigdelset(&wait_mask_, signum);
-    struct sigaction act;
-    memset(&act, 0, sizeof(act));
-    act.sa_handler = NoteInterrupt;
-    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &act, &old_actions_[i]);
+    for (int signum : kInterruptSignals) sigdelset(&wait_mask_, signum);
   }
-  ~InterruptGuard() {
-    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &old_actions_[i], nullptr);
-    sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
-  }
+  ~InterruptGuard() { sigprocmask(SIG_SETMASK, &old_mask_, nullptr); }
   const sigset_t* wait_mask() const { return &wait_mask_; }
   // A signal caught in ppoll, or one still pending (it arrived just
   // before): either way the wait ends.
@@ -51,14 +47,34 @@ class InterruptGuard {
     sigset_t pending;
     sigemptyset(&pending);
     if (sigpending(&pending) != 0) return false;
-    for (int signum : kSignals)
+    for (int signum : kInterruptSignals)
       if (sigismember(&pending, signum)) return true;
     return false;
   }
 
  private:
-  static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
   sigset_t old_mask_, wait_mask_;
+};
+
+// For the watcher's life (the whole of a --watch run), SIGINT, SIGTERM and
+// SIGHUP are noted instead of ending the process, between waits too: a
+// Ctrl-C while a round scans or sets up must still end ninja cleanly. (A
+// build's commands get them back at their defaults; while it runs, the
+// build's own handlers take over and put these back.)
+class InterruptNoting {
+ public:
+  InterruptNoting() {
+    g_watch_interrupted = 0;
+    struct sigaction act;
+    memset(&act, 0, sizeof(act));
+    act.sa_handler = NoteInterrupt;
+    for (int i = 0; i < 3; ++i) sigaction(kInterruptSignals[i], &act, &old_actions_[i]);
+  }
+  ~InterruptNoting() {
+    for (int i = 0; i < 3; ++i) sigaction(kInterruptSignals[i], &old_actions_[i], nullptr);
+  }
+
+ private:
   struct sigaction old_actions_[3];
 };
 
@@ -78,6 +94,7 @@ class InotifyWatcher : public FileWatcher {
   bool Wait(int64_t timeout_millis, int64_t settle_millis, int64_t settle_limit_millis, Changes* changes,
             std::string* err) override;
   size_t watch_count() const override { return watch_count_; }
+  bool interrupted() const override { return g_watch_interrupted; }
   std::string LimitDescription() const override;
 
  private:
@@ -89,6 +106,7 @@ class InotifyWatcher : public FileWatcher {
   bool IsLive(int wd) const { return wd >= 0 && static_cast<size_t>(wd) < live_.size() && live_[wd]; }
   void Forget(int wd);
 
+  InterruptNoting noting_;
   int fd_;
   int64_t max_watches_;
   bool limited_by_us_ = false;
@@ -138,7 +156,10 @@ std::string InotifyWatcher::LimitDescription() const {
 bool InotifyWatcher::Wait(int64_t timeout_millis, int64_t settle_millis, int64_t settle_limit_millis,
                           Changes* changes, std::string* err) {
   InterruptGuard guard;
-  g_watch_interrupted = 0;
+  if (g_watch_interrupted) {  // noted since the last wait (a pending one: ppoll takes it)
+    changes->interrupted = true;
+    return true;
+  }
   // Events may already be queued (changes made during a build).
   if (!ReadEvents(changes, err)) return false;
   if (changes->empty() && !Poll(timeout_millis, guard, changes, err)) return err->empty();

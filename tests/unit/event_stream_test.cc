@@ -104,7 +104,7 @@ TEST_F(EventStreamTest, ABuildsEventsCarryItsNumber) {
   end.command_hash = 0xabc;
   stream_->EdgeFinished(end);
   BuildEndEvent finish;
-  finish.planned = finish.started = finish.succeeded = 1;
+  finish.planned = 1;  // the rest counted by the stream
   stream_->BuildFinished(finish);
   stream_->StreamEnded(0);
   std::vector<std::string> lines = Lines();
