@@ -7,6 +7,7 @@
 #include "cache/build_cache.h"
 #include "exec/dry_run_command_runner.h"
 #include "events/edge_events.h"
+#include "events/event_stream.h"
 #include "exec/real_command_runner.h"
 #include "log/edge_outcome.h"
 #include "scan/content_hash_store.h"
@@ -21,7 +22,8 @@ namespace ronin {
 
 void SetUpScan(const BuildFeatures& features, DependencyScan* scan) {
   scan->set_content_store(features.content);
-  scan->set_edge_outcomes(features.outcomes);
+  if (features.outcomes) scan->add_skip_recorder(features.outcomes);
+  if (features.events) scan->add_skip_recorder(features.events);
 }
 
 BuildSetup::BuildSetup(const BuildConfig& config, const State& state, BuildLog* build_log, DepsLog* deps_log,

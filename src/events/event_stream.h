@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/build_config.h"
+#include "log/build_recorder.h"
 
 namespace ronin {
 
@@ -61,7 +62,7 @@ struct BuildEndEvent {
   int planned = 0;    // commands in the plan when the build started
 };
 
-class EventStream {
+class EventStream : public SkipRecorder {
  public:
   // Opens PATH (created or truncated) or "fd:N" (an open descriptor, left
   // open). Null with *err when it cannot.
@@ -76,6 +77,12 @@ class EventStream {
   void Explained(const Edge* edge, const std::vector<std::string>& reasons);
   // edge_skipped: not run although its mtimes said so (--content-hash).
   void EdgeSkipped(const Edge* edge, const char* reason);
+  // SkipRecorder: the scan's skips, within a build. (The manifest's own
+  // scan comes before its build_start, which is written only if it has
+  // work: a skip there is not told.)
+  void Skipped(const Edge* edge) override {
+    if (in_build_) EdgeSkipped(edge, "content_unchanged");
+  }
   void EdgeFinished(const EdgeEndEvent& event);
   void BuildFinished(const BuildEndEvent& event);
   // error: a problem outside any build (the manifest does not load, ...).

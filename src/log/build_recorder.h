@@ -47,6 +47,15 @@ class BuildRecorder {
   virtual bool Record(const FinishedCommand& command, std::string* err) = 0;
 };
 
+// Told of each edge the scan found out of date by its mtimes but did not
+// plan, its inputs' content being what it was built from (--content-hash):
+// .ronin_state's record for -t trace (edge_outcome.h), the event stream.
+class SkipRecorder {
+ public:
+  virtual ~SkipRecorder() = default;
+  virtual void Skipped(const Edge* edge) = 0;
+};
+
 // The recorders of a build, each told in turn.
 class BuildRecorders : public BuildRecorder {
  public:

@@ -54,11 +54,11 @@ bool FindRunOutcome(const StateFile& file, std::string_view first_output, int st
 
 // Records outcomes as the build goes (the scan's skips, and as a recorder
 // of the build each successful command), each tagged with this run's start.
-class EdgeOutcomeRecorder : public BuildRecorder {
+class EdgeOutcomeRecorder : public BuildRecorder, public SkipRecorder {
  public:
   explicit EdgeOutcomeRecorder(StateFile* file);
 
-  void Skipped(const Edge* edge);
+  void Skipped(const Edge* edge) override;
   // `outcome`'s times, peak and flags as the command's run left them; its
   // build field is filled in.
   void Ran(const Edge* edge, EdgeOutcome outcome);

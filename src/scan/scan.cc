@@ -8,7 +8,7 @@
 #include "base/disk.h"
 #include "graph/graph.h"
 #include "log/build_log.h"
-#include "log/edge_outcome.h"
+#include "log/build_recorder.h"
 #include "scan/content_hash_store.h"
 #include "scan/explain.h"
 
@@ -214,7 +214,7 @@ bool DependencyScan::RecomputeOutputsDirty(Edge* edge, Node* most_recent_input, 
   if (stale.reason.empty()) return true;
   if (content_->InputsUnchanged(edge)) {
     ExplainUnchangedContent(edge, stale.threshold);
-    if (outcomes_) outcomes_->Skipped(edge);
+    for (SkipRecorder* recorder : skip_recorders_) recorder->Skipped(edge);
     return true;
   }
   explanations_->Record(edge, "%s", stale.reason.c_str());

@@ -15,7 +15,7 @@ namespace ronin {
 
 class BuildLog;
 class ContentHashStore;
-class EdgeOutcomeRecorder;
+class SkipRecorder;
 class DepsLog;
 class DiskInterface;
 class Explanations;
@@ -51,8 +51,9 @@ class DependencyScan {
   // --content-hash: mtime verdicts are checked against content (null: off).
   void set_content_store(ContentHashStore* store) { content_ = store; }
   ContentHashStore* content_store() const { return content_; }
-  // Where edges skipped by content are recorded for -t trace (null: not).
-  void set_edge_outcomes(EdgeOutcomeRecorder* outcomes) { outcomes_ = outcomes; }
+  // Who hears of the edges skipped by content (-t trace's record, the
+  // event stream).
+  void add_skip_recorder(SkipRecorder* recorder) { skip_recorders_.push_back(recorder); }
   Explanations* explanations() const { return explanations_; }
 
  private:
@@ -99,7 +100,7 @@ class DependencyScan {
   DiskInterface* disk_;
   Explanations* explanations_;
   ContentHashStore* content_ = nullptr;
-  EdgeOutcomeRecorder* outcomes_ = nullptr;
+  std::vector<SkipRecorder*> skip_recorders_;
   DepLoader dep_loader_;
   DyndepLoader dyndep_loader_;
 };

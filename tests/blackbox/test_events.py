@@ -156,6 +156,19 @@ class BuildStreamTest(EventsTestCase):
         self.assertEqual([("manifest", ["build.ninja"]), ("command_line", [])],
                          [(s["trigger"], s["targets"]) for s in starts])
 
+    def test_an_input_touched_without_a_change_is_a_skip_under_content_hash(self):
+        self.ninja("--content-hash")
+        bump_mtime(self.path("a.c"))
+        r = self.ninja("--content-hash", "--events=events.json")
+        self.assertEqual(0, r.returncode, r.stdout + r.stderr)
+        events = self.stream()
+        skipped = self.of(events, "edge_skipped")
+        self.assertEqual([(["a.o"], "content_unchanged")], [(e["outputs"], e["reason"]) for e in skipped])
+        self.assertEqual([], self.of(events, "edge_start"))
+        end = self.of(events, "build_end")[0]
+        self.assertEqual(("no_work", 1), (end["result"], end["counts"]["skipped"]))
+        self.assertTrue(self.of(events, "build_start")[0]["options"]["content_hash"])
+
     def test_an_open_descriptor(self):
         read_end, write_end = os.pipe()
         proc = subprocess.Popen([NINJA, "--events=fd:%d" % write_end], cwd=self.dir, env=base_env(),
