@@ -345,13 +345,10 @@ int RealMain(int argc, char** argv) {
     config.verbosity = BuildConfig::Verbosity::kNoStatusUpdate;
   }
 
-  if (!config.ronin.events.empty() && options.tool) {
-    Error("--events streams builds: not with -t %s", options.tool->name);
-    return kErrorExit;
-  }
-  // Opened before -C: PATH is where ninja was started from.
+  // Opened before -C: PATH is where ninja was started from. A subtool
+  // builds nothing and writes no stream (--events may come from RONIN_FLAGS).
   std::unique_ptr<EventStream> events;
-  if (!config.ronin.events.empty()) {
+  if (!config.ronin.events.empty() && !options.tool) {
     std::string err;
     events = EventStream::Open(config.ronin.events, &err);
     if (!events) {

@@ -204,6 +204,22 @@ class BuildStreamTest(EventsTestCase):
         self.assertEqual(0, r.returncode)
         self.assertEqual(3, len(self.of(self.stream(), "edge_end")))
 
+    def test_a_subtool_writes_no_stream(self):
+        r = self.ninja("-t", "targets", env={"RONIN_FLAGS": "--events=tool.json"})
+        self.assertEqual(0, r.returncode, r.stderr)
+        self.assertIn("app: link\n", r.stdout)
+        self.assertFalse(self.exists("tool.json"))
+
+    def test_relative_to_where_ninja_started(self):
+        os.mkdir(self.path("sub"))
+        for rel, text in TREE.items():
+            self.write(os.path.join("sub", rel), text)
+        r = self.ninja("-C", "sub", "--events=events.json")
+        self.assertEqual(0, r.returncode, r.stderr)
+        events = self.stream()
+        self.assertEqual(os.path.realpath(self.path("sub")), os.path.realpath(events[0]["cwd"]))
+        self.assertFalse(self.exists("sub/events.json"))
+
     def test_the_example_client_summarises_a_stream(self):
         self.ninja("--events=events.json", "-k", "0", "app", "bad")
         summary = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "misc", "events_summary.py")
