@@ -166,7 +166,7 @@ bool NinjaMain::RebuildManifest(const char* input_file, std::string* err, Status
   ExitStatus exit_status = builder.Build(setup.seams(), err);
   if (events_) {
     BuildEndEvent end;
-    end.result = exit_status == kExitSuccess ? "success" : exit_status == kExitInterrupted ? "interrupted" : "failure";
+    if (exit_status == kExitInterrupted) end.result = "interrupted";
     end.exit_code = exit_status == kExitSuccess ? 0 : 1;  // main then says "rebuilding ...: ..."
     end.error = *err;
     events_->BuildFinished(end);
@@ -238,10 +238,6 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
   if (events_) events_->BuildStarted(NextBuildStart(argc, argv));
   ExitStatus exit_status = Build(argc, argv, status, &end);
   if (events_) {
-    if (exit_status == kExitInterrupted)
-      end.result = "interrupted";
-    else if (exit_status != kExitSuccess && strcmp(end.result, "error") != 0)
-      end.result = "failure";
     end.exit_code = exit_status;
     events_->BuildFinished(end);
   }

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/exit_status.h"
 #include "base/util.h"
 #include "base/version.h"
 #include "events/json_text.h"
@@ -260,8 +261,10 @@ void EventStream::EdgeFinished(const EdgeEndEvent& event) {
 }
 
 void EventStream::BuildFinished(const BuildEndEvent& event) {
+  const char* result = event.result;
+  if (!result) result = event.exit_code == kExitSuccess ? "success" : event.exit_code == kExitInterrupted ? "interrupted" : "failure";
   std::string& line = Begin("build_end");
-  AppendString("result", event.result, &line);
+  AppendString("result", result, &line);
   AppendInt("exit_code", event.exit_code, &line);
   AppendString("error", event.error, &line);
   AppendKey("counts", &line);

@@ -55,8 +55,9 @@ struct EdgeEndEvent {
 // How a build ended (build_end). The stream counts the edges it was told
 // of itself.
 struct BuildEndEvent {
-  // "success", "no_work", "failure", "interrupted" or "error".
-  const char* result = "success";
+  // "success", "no_work", "failure", "interrupted" or "error"; null: from
+  // the exit code (0 success, 130 interrupted, else failure).
+  const char* result = nullptr;
   int exit_code = 0;
   std::string error;  // why it stopped (empty on success)
   int planned = 0;    // commands in the plan when the build started
