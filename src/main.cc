@@ -386,6 +386,7 @@ int LoadAndBuild(const char* ninja_command, const BuildConfig& config, Options* 
   const int kCycleLimit = 100;
   bool read_image = GraphImageEnabled();
   bool watch = config.ronin.watch && !options.tool;
+  std::vector<std::string> watch_changes;  // --watch: what made the run fresh, for --events
   for (int cycle = 1; cycle <= kCycleLimit; ++cycle) {
     std::vector<std::string> manifest_files;  // for --watch
     // Destroyed after the prefetcher (declared before it): the image takes
@@ -396,6 +397,7 @@ int LoadAndBuild(const char* ninja_command, const BuildConfig& config, Options* 
     // logs (and, as in Ninja, leaves a .ninja_deps behind).
     NinjaMain* ninja = new NinjaMain(ninja_command, config);
     ninja->events_ = events;
+    ninja->watch_changes_.swap(watch_changes);
     // Building the default targets stats the whole graph anyway: do that
     // (and hash the commands) on the other cores while parsing and loading.
     std::unique_ptr<Prefetcher> prefetcher;
@@ -471,6 +473,7 @@ int LoadAndBuild(const char* ninja_command, const BuildConfig& config, Options* 
       WatchLoop::End end = loop.Run();
       if (end != WatchLoop::End::kReload) return end == WatchLoop::End::kInterrupted ? kExitInterrupted : 1;
       // A fresh run, as after a regeneration; the change starts a new count.
+      watch_changes.swap(ninja->watch_changes_);
       prefetcher.reset();
       image_writer.reset();
       delete ninja;

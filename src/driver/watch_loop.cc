@@ -362,6 +362,7 @@ std::vector<Node*> WatchLoop::ChangedNodes(const FileWatcher::Changes& changes, 
   if (any_polled_) AddPolledCandidates(&candidates);
   if (*reload) {
     PrintWhatChanged(manifest_changes);
+    ninja_->watch_changes_.assign(manifest_changes.begin(), manifest_changes.end());  // the fresh run's trigger
     return {};
   }
   std::sort(candidates.begin(), candidates.end());
@@ -382,7 +383,9 @@ std::vector<Node*> WatchLoop::ChangedNodes(const FileWatcher::Changes& changes, 
   // By path, for the line.
   std::sort(changed.begin(), changed.end(), [](const Node* a, const Node* b) { return a->path < b->path; });
   if (*reload) {
-    PrintWhatChanged(PathsOf(changed));
+    std::vector<std::string_view> paths = PathsOf(changed);
+    PrintWhatChanged(paths);
+    ninja_->watch_changes_.assign(paths.begin(), paths.end());  // the fresh run's trigger
     return {};
   }
   return changed;

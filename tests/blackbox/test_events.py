@@ -273,7 +273,12 @@ class WatchStreamTest(EventsTestCase):
             output.wait_for(re.compile(r"^ninja: watching for changes"), 0, HANG_GUARD)
             with open(self.path("b.c"), "a") as f:
                 f.write("more\n")
-            output.wait_for(re.compile(r"^\[2/2\] LINK app$"), 0, HANG_GUARD)
+            linked = output.wait_for(re.compile(r"^\[2/2\] LINK app$"), 0, HANG_GUARD)
+            # A manifest edit: a fresh run, whose build names the change too.
+            self.write("c.c", "c\n")
+            with open(self.path("build.ninja"), "a") as f:
+                f.write("build c.o: cc c.c\ndefault c.o\n")
+            output.wait_for(re.compile(r"^\[1/1\] CC c.o$"), linked, HANG_GUARD)
             proc.send_signal(signal.SIGINT)
             self.assertEqual(130, proc.wait(HANG_GUARD))
         finally:
@@ -284,9 +289,12 @@ class WatchStreamTest(EventsTestCase):
             proc.stdout.close()
         events = self.stream()
         starts = self.of(events, "build_start")
-        self.assertEqual([("command_line", []), ("watch", ["b.c"])], [(s["trigger"], s["changed"]) for s in starts])
+        self.assertEqual([("command_line", []), ("watch", ["b.c"]), ("watch", ["build.ninja"])],
+                         [(s["trigger"], s["changed"]) for s in starts])
         second = [e["outputs"][0] for e in events if e["event"] == "edge_end" and e["build"] == 2]
         self.assertEqual(["b.o", "app"], second)
+        third = [e["outputs"][0] for e in events if e["event"] == "edge_end" and e["build"] == 3]
+        self.assertEqual(["c.o"], third)
         self.assertEqual(read_log(self.path(".ninja_log")), log_entries(events))
         self.assertEqual(130, events[-1]["exit_code"])
 
