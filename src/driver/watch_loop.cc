@@ -289,8 +289,9 @@ void WatchLoop::LoseWatch(int watch, std::vector<Node*>* candidates) {
 }
 
 const std::pair<std::string, int64_t>* WatchLoop::FindManifestFile(std::string_view path) const {
+  using File = std::pair<std::string, int64_t>;
   auto file = std::lower_bound(manifest_files_.begin(), manifest_files_.end(), path,
-                               [](const std::pair<std::string, int64_t>& a, std::string_view b) { return a.first < b; });
+                               [](const File& a, std::string_view b) { return a.first < b; });
   return file != manifest_files_.end() && file->first == path ? &*file : nullptr;
 }
 

@@ -262,7 +262,8 @@ void EventStream::EdgeFinished(const EdgeEndEvent& event) {
 
 void EventStream::BuildFinished(const BuildEndEvent& event) {
   const char* result = event.result;
-  if (!result) result = event.exit_code == kExitSuccess ? "success" : event.exit_code == kExitInterrupted ? "interrupted" : "failure";
+  if (!result)
+    result = event.exit_code == kExitSuccess ? "success" : event.exit_code == kExitInterrupted ? "interrupted" : "failure";
   std::string& line = Begin("build_end");
   AppendString("result", result, &line);
   AppendInt("exit_code", event.exit_code, &line);

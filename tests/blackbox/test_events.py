@@ -243,6 +243,20 @@ class BuildStreamTest(EventsTestCase):
         self.assertEqual(spans(from_log.stdout), spans(from_stream.stdout))
         self.assertEqual(3, len(spans(from_stream.stdout)))
 
+    def test_the_report_reads_the_stream_as_it_reads_the_log(self):
+        self.ninja("--events=events.json", "-j2")
+
+        def jobs(*args):
+            r = self.ninja("-t", "report", "-o", "r.html", *args)
+            self.assertEqual((0, "r.html\n", ""), (r.returncode, r.stdout, r.stderr))
+            page = self.read("r.html")
+            paths = re.findall(r'<td class="path">(a\.o|b\.o|app)</td>', page)
+            return page.count('<rect class="job"'), sorted(set(paths))
+
+        from_log = jobs()
+        self.assertEqual((3, ["a.o", "app", "b.o"]), from_log)
+        self.assertEqual(from_log, jobs("-e", "events.json"))
+
 
 class InterruptedStreamTest(EventsTestCase):
     def test_ctrl_c_ends_each_running_edge_and_the_build(self):
