@@ -387,6 +387,7 @@ int LoadAndBuild(const char* ninja_command, const BuildConfig& config, Options* 
   bool read_image = GraphImageEnabled();
   bool watch = config.ronin.watch && !options.tool;
   std::vector<std::string> watch_changes;  // --watch: what made the run fresh, for --events
+  bool watching = false;  // --watch has run a build: a manifest that breaks is waited on
   for (int cycle = 1; cycle <= kCycleLimit; ++cycle) {
     std::vector<std::string> manifest_files;  // for --watch
     // Destroyed after the prefetcher (declared before it): the image takes
@@ -424,7 +425,8 @@ int LoadAndBuild(const char* ninja_command, const BuildConfig& config, Options* 
       if (loaded == GraphLoad::kError) {
         Error("%s", err.c_str());
         if (events) events->ErrorOutsideBuild(err);
-        if (!watch) return kErrorExit;
+        // (A manifest that never loaded, e.g. a wrong -f, is an error at once.)
+        if (!watch || !watching) return kErrorExit;
         // --watch: a fresh run once the manifest is mended.
         manifest_files.push_back(options.input_file);
         WatchLoop::End end = WatchLoop::WaitForManifestChange(manifest_files);
@@ -469,6 +471,7 @@ int LoadAndBuild(const char* ninja_command, const BuildConfig& config, Options* 
     }
 
     if (watch) {
+      watching = true;
       WatchLoop loop(ninja, options.input_file, std::move(manifest_files), argc, argv, &status);
       WatchLoop::End end = loop.Run();
       if (end != WatchLoop::End::kReload) return end == WatchLoop::End::kInterrupted ? kExitInterrupted : 1;

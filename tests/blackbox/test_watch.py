@@ -298,6 +298,11 @@ class WatchManifest(WatchTestCase):
         self.assertSameAsOneShot(lines)
         self.assertEqual(["[1/1] CC obj/c2.o"], lines)
 
+    def test_a_manifest_that_never_loaded_is_an_error_at_once(self):
+        r = run(NINJA, ["--watch", "-f", "nope.ninja"], self.root)
+        self.assertEqual((1, "", "ninja: error: loading 'nope.ninja': No such file or directory\n"),
+                         (r.returncode, r.stdout, r.stderr))
+
     def test_a_broken_manifest_waits_to_be_mended(self):
         self.start(TREE)
         self.change(append("build.ninja", "build nope\n"))
