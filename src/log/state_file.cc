@@ -76,7 +76,7 @@ bool StateFileWanted(const BuildConfig& config) {
 }
 
 bool StateFile::IsKnownKind(uint8_t kind) {
-  return kind >= static_cast<uint8_t>(Kind::kFileDigest) && kind <= static_cast<uint8_t>(Kind::kEdgeCached);
+  return kind >= static_cast<uint8_t>(Kind::kFileDigest) && kind <= static_cast<uint8_t>(Kind::kAuditedBuild);
 }
 
 void StateFile::LoadOnFirstUse(const std::string& path) {
