@@ -39,6 +39,15 @@ class Plan {
 
   // Computes priorities and queues the edges that can start now.
   void PrepareQueue(const DurationModel& durations = DurationModel());
+  // --shuffle: ready edges start in an order drawn from `seed` instead of
+  // by critical path (the graph and the pools still rule what is ready).
+  // Each edge's place comes from the seed and its first output, so a seed
+  // gives the same order again (at -j1 exactly; with more jobs, what is
+  // ready at a time also depends on which command ends first).
+  void Shuffle(uint32_t seed) {
+    shuffle_ = true;
+    shuffle_seed_ = seed;
+  }
   // Every edge in the plan (wanted or on the way to a target).
   const std::vector<Edge*>& edges() const { return plan_edges_; }
   // The next edge to start, or null.
@@ -68,6 +77,8 @@ class Plan {
   void ComputeCriticalPath(const DurationModel& durations);
   void ScheduleInitialEdges();
   void ScheduleWork(Edge* edge);
+  // Under --shuffle, gives `edge` its drawn priority.
+  void Draw(Edge* edge) const;
   bool EdgeMaybeReady(Edge* edge, std::string* err);
   bool NodeFinished(Node* node, std::string* err);
   bool ProcessSucceeded(Edge* edge, std::string* err);
@@ -87,6 +98,8 @@ class Plan {
   bool draining_ = false;
   int wanted_edges_ = 0;
   int command_edges_ = 0;
+  bool shuffle_ = false;
+  uint32_t shuffle_seed_ = 0;
 };
 
 }  // namespace ronin

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -292,6 +293,41 @@ TEST_F(PlanTest, WeightFollowsTheLongestPathToAnyTarget) {
   EXPECT_EQ(1, EdgeFor("short")->critical_path_weight);
   EXPECT_EQ(1, EdgeFor("y")->critical_path_weight);
   EXPECT_EQ((std::vector<std::string>{"x", "l1", "l2", "short", "l3", "y", "all"}), Drain());
+}
+
+TEST_F(PlanTest, ShuffleDrawsTheOrderFromTheSeed) {
+  std::string manifest;
+  std::string all = "build all: phony";
+  for (char name = 'a'; name <= 'p'; ++name) {
+    manifest += std::string("build ") + name + ": cat src\n";
+    all += std::string(" ") + name;
+  }
+  Parse(manifest + "build last: cat a b\n" + all + " last\n");
+  disk_.CreateAt("src", 1);
+  auto run = [&](uint32_t seed) {
+    Add("all");
+    plan_.Shuffle(seed);
+    plan_.PrepareQueue();
+    std::vector<std::string> order = Drain();
+    plan_.Reset();
+    state_.Reset();
+    return order;
+  };
+  std::vector<std::string> first = run(1);
+  ASSERT_EQ(18u, first.size());
+  EXPECT_EQ(first, run(1));  // the same seed, the same order
+  std::vector<std::string> other = run(2);
+  EXPECT_NE(first, other);
+  // Whatever the order, the graph's rules hold: last after a and b.
+  for (const std::vector<std::string>& order : {first, other}) {
+    auto at = [&](const std::string& name) { return std::find(order.begin(), order.end(), name) - order.begin(); };
+    EXPECT_GT(at("last"), at("a"));
+    EXPECT_GT(at("last"), at("b"));
+    EXPECT_EQ("all", order.back());
+  }
+  // Not the manifest's order (a..p), which the critical path would give.
+  std::vector<std::string> manifest_order(first.begin(), first.begin() + 3);
+  EXPECT_NE((std::vector<std::string>{"a", "b", "c"}), manifest_order);
 }
 
 TEST_F(PlanTest, LongestTimedChainStartsFirst) {
