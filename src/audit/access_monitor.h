@@ -30,6 +30,10 @@
 
 namespace ronin {
 
+// Whether this platform has a monitor at all (no check of the kernel,
+// which Start makes); false with *err saying so.
+bool AccessMonitorAvailable(std::string* err);
+
 // How to start a command: what posix_spawn would be told.
 struct WatchedSpawn {
   const char* path = nullptr;   // the program (no PATH search)

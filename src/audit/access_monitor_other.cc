@@ -11,8 +11,13 @@ class CommandWatch {};
 
 struct AccessMonitor::Impl {};
 
+bool AccessMonitorAvailable(std::string* err) {
+  *err = "watching commands' file accesses is only implemented on Linux so far";
+  return false;
+}
+
 std::unique_ptr<AccessMonitor> AccessMonitor::Start(std::string* err) {
-  *err = "watching commands' file accesses is only implemented on Linux";
+  AccessMonitorAvailable(err);
   return nullptr;
 }
 

@@ -72,7 +72,8 @@ std::string EncodeStateRecord(StateFile::Kind kind, std::string_view key, std::s
 }
 
 bool StateFileWanted(const BuildConfig& config) {
-  return config.ronin.content_hash || config.ronin.keep_free_memory > 0 || !config.ronin.cache.empty();
+  return config.ronin.content_hash || config.ronin.keep_free_memory > 0 || !config.ronin.cache.empty() ||
+         config.ronin.audit != RoninOptions::Audit::kOff;
 }
 
 bool StateFile::IsKnownKind(uint8_t kind) {
