@@ -9,10 +9,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "audit/file_accesses.h"
 #include "base/exit_status.h"
 
 namespace ronin {
@@ -35,6 +37,8 @@ class CommandRunner {
     // writing the depfile (`depfile_on_disk` false).
     std::optional<std::vector<std::string>> discovered;
     bool depfile_on_disk = true;
+    // What it did to files, when it ran under --audit's monitor.
+    std::shared_ptr<const FileAccesses> accesses;
     bool success() const { return status == kExitSuccess; }
   };
   virtual ~CommandRunner() = default;

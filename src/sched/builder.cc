@@ -9,6 +9,7 @@
 
 #include "base/disk.h"
 #include "base/metrics.h"
+#include "audit/audit_recorder.h"
 #include "base/util.h"
 #include "cache/build_cache.h"
 #include "exec/spawn_retry.h"
@@ -51,7 +52,10 @@ class DryRunCommandRunner : public CommandRunner {
 class RealCommandRunner : public CommandRunner {
  public:
   RealCommandRunner(const BuildConfig& config, Jobserver* jobserver, const RemoteJobs* remote)
-      : config_(config), jobserver_(jobserver), remote_(remote), subprocs_(config.ronin.job_reaper) {}
+      : config_(config),
+        jobserver_(jobserver),
+        remote_(remote),
+        subprocs_(config.ronin.job_reaper, config.ronin.audit != RoninOptions::Audit::kOff) {}
   ~RealCommandRunner() override {
     // Tokens go back only once our jobs are gone.
     subprocs_.Clear();
@@ -92,6 +96,10 @@ class RealCommandRunner : public CommandRunner {
     if (subprocs_.reaps_jobs()) files = JobFilesOf(*edge);
     while (!(subprocess = subprocs_.Add(command, edge->use_console(), &files))) {
       int error = errno;
+      if (!subprocs_.monitor_error().empty()) {
+        Error("--audit: cannot watch commands: %s", subprocs_.monitor_error().c_str());
+        return false;
+      }
       bool transient = IsTransientSpawnError(error);
       if (!transient || subprocs_.running_count() == 0) {
         Error("%s", DescribeSpawnFailure(edge, command, error, transient).c_str());
@@ -139,6 +147,7 @@ class RealCommandRunner : public CommandRunner {
     result->status = subprocess->Finish();
     result->output = subprocess->output();
     result->peak_rss_bytes = subprocess->peak_rss_bytes();
+    result->accesses = subprocess->accesses();
     auto it = edges_.find(subprocess.get());
     result->edge = it->second;
     if (UsesToken(result->edge)) jobserver_->JobFinished();  // whatever the outcome
@@ -229,6 +238,7 @@ void Builder::OnEdgeAddedToPlan(const Edge* edge) {
 }
 
 ExitStatus Builder::Build(std::string* err) {
+  if (config_.ronin.shuffle_seed >= 0) plan_.Shuffle(static_cast<uint32_t>(config_.ronin.shuffle_seed));
   plan_.PrepareQueue(DurationModel(plan_.edges(), scan_.build_log()));
   int pending_commands = 0;
   int failures_allowed = config_.failures_allowed;
@@ -416,6 +426,8 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
   }
 
   if (!result->success()) return plan_.EdgeFinished(edge, Plan::EdgeResult::kFailed, err);
+  if (audit_ && result->accesses)
+    audit_->CommandFinished(edge, *result->accesses, deps_type.empty() ? nullptr : &deps_nodes);
 
   // Restat: outputs a restat command left untouched are clean, and so may be
   // what depends on them.

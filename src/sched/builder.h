@@ -20,6 +20,7 @@
 
 namespace ronin {
 
+class AuditRecorder;
 class BuildCache;
 class BuildLog;
 class ContentHashStore;
@@ -62,6 +63,9 @@ class Builder : public PlanDelegate {
     scan_.set_edge_outcomes(outcomes);
   }
 
+  // --audit: each command that ends well is compared with its edge (null: off).
+  void SetAuditRecorder(AuditRecorder* audit) { audit_ = audit; }
+
   // PlanDelegate:
   void OnEdgeAddedToPlan(const Edge* edge) override;
   void OnEdgeRemovedFromPlan(const Edge* edge) override { status_->EdgeRemovedFromPlan(edge); }
@@ -100,6 +104,7 @@ class Builder : public PlanDelegate {
   MemoryAdmission* memory_ = nullptr;
   BuildCache* cache_ = nullptr;
   EdgeOutcomeRecorder* outcomes_ = nullptr;
+  AuditRecorder* audit_ = nullptr;
   std::unique_ptr<RemoteJobs> remote_;  // --remote-jobs (null: off)
   struct RunningEdge {
     int64_t start_millis = 0;   // since the build started, for the log and status
