@@ -96,7 +96,7 @@ void EdgeAuditor::CheckRead(const Edge* edge, const Declared& declared, const st
     return;
   }
   bool only_probed = !record.Has(FileAccess::kRead) && !record.Has(FileAccess::kExecute);
-  if (only_probed || declared.inputs.count(path)) return;
+  if (only_probed || declared.inputs.count(path) || (producer && RebuiltAfter(producer, edge))) return;
   std::string depfile = edge->GetUnescapedDepfile();
   findings->push_back({FindingKind::kMissingDep, shown,
                        std::string("neither a declared input nor ") +
@@ -112,22 +112,32 @@ const Edge* EdgeAuditor::ProducerOf(const std::string& path, const Node** node) 
   return written == undeclared_writes_.end() ? nullptr : written->second;
 }
 
-bool EdgeAuditor::OrderedBefore(const Edge* producer, const Edge* consumer) {
-  if (ancestors_of_ != consumer) {
-    // Every edge the consumer waits for through declared inputs; a walk
-    // with its own stack, however deep the graph.
-    ancestors_of_ = consumer;
-    ancestors_.clear();
-    std::vector<const Edge*> stack = {consumer};
-    while (!stack.empty()) {
-      const Edge* edge = stack.back();
-      stack.pop_back();
-      ForEachDeclaredInput(edge, [&](const Node* input) {
-        if (input->in_edge && ancestors_.insert(input->in_edge).second) stack.push_back(input->in_edge);
-      });
-    }
+template <typename Follow>
+void EdgeAuditor::Walk(const Edge* consumer, Ancestors* ancestors, Follow follow) {
+  if (ancestors->of == consumer) return;
+  // A walk with its own stack, however deep the graph.
+  ancestors->of = consumer;
+  ancestors->edges.clear();
+  std::vector<const Edge*> stack = {consumer};
+  while (!stack.empty()) {
+    const Edge* edge = stack.back();
+    stack.pop_back();
+    follow(edge, [&](const Node* input) {
+      if (input->in_edge && ancestors->edges.insert(input->in_edge).second) stack.push_back(input->in_edge);
+    });
   }
-  return ancestors_.count(producer) > 0;
+}
+
+bool EdgeAuditor::OrderedBefore(const Edge* producer, const Edge* consumer) {
+  Walk(consumer, &ordered_, [](const Edge* edge, auto visit) { ForEachDeclaredInput(edge, visit); });
+  return ordered_.edges.count(producer) > 0;
+}
+
+bool EdgeAuditor::RebuiltAfter(const Edge* producer, const Edge* consumer) {
+  Walk(consumer, &rebuilt_, [](const Edge* edge, auto visit) {
+    for (size_t i = 0; i < edge->inputs.size() - edge->order_only_deps; ++i) visit(edge->inputs[i]);
+  });
+  return rebuilt_.edges.count(producer) > 0;
 }
 
 bool EdgeAuditor::IsNinjaFile(const std::string& path) const {

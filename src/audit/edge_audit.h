@@ -21,8 +21,10 @@
 //     undeclared output earlier in this build) with no dependency path
 //     from that edge through declared inputs (depfiles do not order a
 //     clean build) is an undeclared input; otherwise, read or executed but
-//     not declared, an input missing from the discovered deps. A probe
-//     alone (stat, access) is only ever the former.
+//     not declared, an input missing from the discovered deps, unless a new
+//     version of it reruns the edge anyway: a file an input of the edge is
+//     made from (a thin archive's members, read by the linker). A probe
+//     alone (stat, access) is only ever an undeclared input.
 #ifndef RONIN_AUDIT_EDGE_AUDIT_H_
 #define RONIN_AUDIT_EDGE_AUDIT_H_
 
@@ -64,8 +66,12 @@ class EdgeAuditor {
   // The edge that makes `path`: its producer in the graph, or the edge
   // that wrote it undeclared earlier in this build; null for neither.
   const Edge* ProducerOf(const std::string& path, const Node** node) const;
-  // Whether `producer` is reached from `consumer` through declared inputs.
+  // Whether `consumer` waits for `producer` in a clean build: a path
+  // through declared inputs, order-only ones included.
   bool OrderedBefore(const Edge* producer, const Edge* consumer);
+  // Whether a new output of `producer` reruns `consumer`: a path through
+  // inputs that are not order-only (discovered ones included).
+  bool RebuiltAfter(const Edge* producer, const Edge* consumer);
   bool IsNinjaFile(const std::string& path) const;
   static OnDisk Look(const std::string& path);
 
@@ -79,9 +85,17 @@ class EdgeAuditor {
   std::string log_dir_;
   // Files an edge of this build wrote without declaring them.
   std::unordered_map<std::string, const Edge*> undeclared_writes_;
-  // OrderedBefore's memo: the edges the last consumer asked about comes after.
-  const Edge* ancestors_of_ = nullptr;
-  std::unordered_set<const Edge*> ancestors_;
+  // The edges a consumer comes after, by one kind of path: a memo for the
+  // last consumer asked about.
+  struct Ancestors {
+    const Edge* of = nullptr;
+    std::unordered_set<const Edge*> edges;
+  };
+  // Fills `ancestors` for `consumer`, following the inputs `follow` gives.
+  template <typename Follow>
+  static void Walk(const Edge* consumer, Ancestors* ancestors, Follow follow);
+  Ancestors ordered_;
+  Ancestors rebuilt_;
 };
 
 // The first output's path, how findings name an edge.

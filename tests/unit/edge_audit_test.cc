@@ -140,6 +140,23 @@ TEST_F(EdgeAuditTest, WhatIsNotAFinding) {
   EXPECT_EQ("", Findings("build.ninja", regen));
 }
 
+TEST_F(EdgeAuditTest, AFileAnInputIsMadeFromRerunsTheEdgeAnyway) {
+  // A thin archive: the linker reads the member, which the archive's edge
+  // takes as input; a new member remakes the archive and relinks.
+  Parse(std::string(kRules) +
+        "build util.o: cc util.c\nbuild libutil.a: gen util.o\nbuild app: gen main.o libutil.a\n"
+        "build main.o: cc main.c || util.o\n");
+  Create("util.o");
+  FileAccesses link;
+  link.Note(Abs("libutil.a"), FileAccess::kRead);
+  link.Note(Abs("util.o"), FileAccess::kRead);
+  EXPECT_EQ("", Findings("app", link));
+  // Ordered only through an order-only input: a new util.o reruns nothing.
+  FileAccesses compile;
+  compile.Note(Abs("util.o"), FileAccess::kRead);
+  EXPECT_EQ("missing-dep util.o", Findings("main.o", compile));
+}
+
 TEST_F(EdgeAuditTest, PathsFollowDeclaredInputsOnly) {
   // c.o waits for gen.h through a phony and an order-only input; d.o only
   // through a deps-log entry of its input, which orders no clean build.
