@@ -236,8 +236,6 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
   builder.SetMemoryAdmission(memory_admission_.get());
   builder.SetBuildCache(cache.get());
   builder.SetEdgeOutcomes(edge_outcomes_.get());
-  std::unique_ptr<AuditRecorder> audit = StartAudit();
-  builder.SetAuditRecorder(audit.get());
   for (Node* target : targets) {
     if (!builder.AddTarget(target, &err) && !err.empty()) {
       Error("%s", err.c_str());
@@ -253,6 +251,8 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
 
   // --jobserver-pool: only now that commands will run (no FIFO for nothing).
   if (!jobserver) jobserver = StartJobserverPool(config_);
+  std::unique_ptr<AuditRecorder> audit = StartAudit();  // likewise
+  builder.SetAuditRecorder(audit.get());
   builder.SetJobserver(jobserver.get());
   if (cache) status->SetCacheCounts(&cache->counts());
   deps_log_.KeepRecordedDeps(false);  // this process reads no record it writes from here on
