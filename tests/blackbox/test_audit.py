@@ -164,6 +164,24 @@ build a.o: cc_forgetful a.c
         self.assertEqual([("a.o", "input missing from the discovered deps", "a.h")], findings_of(result.stdout))
         self.assertIn("neither a declared input nor in its depfile or deps log", result.stdout)
 
+    def test_a_depfile_without_deps_is_read_after_the_command(self):
+        # No `deps`: the depfile stays for the next build; the audit reads it.
+        self.write("build.ninja", """\
+rule cc_depfile
+  command = cc -MD -MF $out.d -c $in -o $out && $extra
+  depfile = $out.d
+build a.o: cc_depfile a.c
+  extra = true
+build b.o: cc_depfile b.c
+  extra = cat conf.txt > /dev/null
+""")
+        self.write("a.c", '#include "a.h"\nint a = A;\n')
+        self.write("b.c", "int b;\n")
+        self.write("a.h", "#define A 1\n")
+        self.write("conf.txt", "x\n")
+        result = self.audit()
+        self.assertEqual([("b.o", "input missing from the discovered deps", "conf.txt")], findings_of(result.stdout))
+
     def test_a_correct_manifest_has_no_findings(self):
         self.write("build.ninja", RULES + """\
 build gen.h: gen
