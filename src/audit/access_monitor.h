@@ -1,7 +1,7 @@
 // The file-access monitor (--audit): starts commands so that every path
 // system call of the command and of every process it starts, static
 // binaries and raw system calls included, is seen before it runs, and
-// hands back what each command did to files (file_accesses.h).
+// hands back what each command did to files (log/file_accesses.h).
 //
 // Linux (access_monitor_linux.cc): a seccomp filter with a user-space
 // listener (seccomp_unotify(2)), installed in the child between its clone
@@ -26,7 +26,7 @@
 #include <memory>
 #include <string>
 
-#include "audit/file_accesses.h"
+#include "log/file_accesses.h"
 
 namespace ronin {
 

@@ -19,14 +19,16 @@ AuditRecorder::AuditRecorder(State* state, ProjectDirs dirs, std::string log_dir
   report_.set_build(build);
 }
 
-void AuditRecorder::CommandFinished(const Edge* edge, const FileAccesses& accesses,
-                                    const std::vector<Node*>* discovered) {
+bool AuditRecorder::Record(const FinishedCommand& command, std::string*) {
+  if (!command.success() || !command.accesses) return true;
+  const Edge* edge = command.edge;
   std::vector<Node*> from_depfile;
+  const std::vector<Node*>* discovered = command.deps;
   if (!discovered) {
     from_depfile = DepfileInputs(edge);
     discovered = &from_depfile;
   }
-  std::vector<AuditFinding> findings = auditor_.Audit(edge, accesses, *discovered);
+  std::vector<AuditFinding> findings = auditor_.Audit(edge, *command.accesses, *discovered);
   std::string name = EdgeName(edge);
   report_.AddEdge(name, findings);
   std::string err;
@@ -34,6 +36,7 @@ void AuditRecorder::CommandFinished(const Edge* edge, const FileAccesses& access
     Warning("--audit: writing .ronin_state: %s; -t audit will not show this build", err.c_str());
     write_failed_ = true;
   }
+  return true;
 }
 
 std::vector<Node*> AuditRecorder::DepfileInputs(const Edge* edge) {

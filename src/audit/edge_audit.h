@@ -1,5 +1,5 @@
 // The comparison at the heart of --audit: what a finished command did to
-// files (file_accesses.h) against what its edge declares, in the graph's
+// files (log/file_accesses.h) against what its edge declares, in the graph's
 // terms (audit_findings.h).
 //
 // Declared, for an edge: its explicit and implicit inputs, the inputs its
@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "audit/audit_findings.h"
-#include "audit/file_accesses.h"
+#include "log/file_accesses.h"
 #include "audit/project_dirs.h"
 
 namespace ronin {

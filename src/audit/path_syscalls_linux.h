@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "audit/file_accesses.h"
+#include "log/file_accesses.h"
 
 namespace ronin {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
-#include "audit/file_accesses.h"
+#include "log/file_accesses.h"
 #include "graph/state.h"
 
 namespace ronin {

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "base/hash.h"
 #include "scan/scan.h"
 
 namespace ronin {
@@ -160,7 +159,6 @@ void Plan::ScheduleInitialEdges() {
   std::vector<Pool*> pools;
   for (Edge* edge : plan_edges_) {
     if (edge->want != Edge::Want::kToStart || !edge->AllInputsReady()) continue;
-    Draw(edge);
     Pool* pool = edge->pool;
     if (pool->ShouldDelayEdge()) {
       // Delayed edges are released together below, best priority first.
@@ -177,7 +175,6 @@ void Plan::ScheduleInitialEdges() {
 void Plan::ScheduleWork(Edge* edge) {
   if (edge->want == Edge::Want::kToFinish) return;  // already scheduled
   edge->want = Edge::Want::kToFinish;
-  Draw(edge);
   Pool* pool = edge->pool;
   if (pool->ShouldDelayEdge()) {
     pool->DelayEdge(edge);
@@ -186,12 +183,6 @@ void Plan::ScheduleWork(Edge* edge) {
     pool->EdgeScheduled();
     ready_.push(edge);
   }
-}
-
-void Plan::Draw(Edge* edge) const {
-  if (!shuffle_) return;
-  std::string_view path = edge->outputs.empty() ? std::string_view() : edge->outputs[0]->path;
-  edge->critical_path_weight = static_cast<int32_t>(RapidHashSeeded(path.data(), path.size(), shuffle_seed_) >> 33);
 }
 
 Edge* Plan::FindWork() {

@@ -1,6 +1,6 @@
-// Tests for a command's recorded file accesses (file_accesses.h): paths
+// Tests for a command's recorded file accesses (log/file_accesses.h): paths
 // made absolute and canonical, and whether a read came before a write.
-#include "audit/file_accesses.h"
+#include "log/file_accesses.h"
 
 #include <gtest/gtest.h>
 

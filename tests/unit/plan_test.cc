@@ -1,10 +1,9 @@
-// Tests for the build plan (plan.h): readiness, critical-path order, pools,
+// Tests for the build plan (sched/plan.h): readiness, critical-path order, pools,
 // failure, restat pruning (CleanNode) and very long chains.
 #include "sched/plan.h"
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -295,41 +294,6 @@ TEST_F(PlanTest, WeightFollowsTheLongestPathToAnyTarget) {
   EXPECT_EQ((std::vector<std::string>{"x", "l1", "l2", "short", "l3", "y", "all"}), Drain());
 }
 
-TEST_F(PlanTest, ShuffleDrawsTheOrderFromTheSeed) {
-  std::string manifest;
-  std::string all = "build all: phony";
-  for (char name = 'a'; name <= 'p'; ++name) {
-    manifest += std::string("build ") + name + ": cat src\n";
-    all += std::string(" ") + name;
-  }
-  Parse(manifest + "build last: cat a b\n" + all + " last\n");
-  disk_.CreateAt("src", 1);
-  auto run = [&](uint32_t seed) {
-    Add("all");
-    plan_.Shuffle(seed);
-    plan_.PrepareQueue();
-    std::vector<std::string> order = Drain();
-    plan_.Reset();
-    state_.Reset();
-    return order;
-  };
-  std::vector<std::string> first = run(1);
-  ASSERT_EQ(18u, first.size());
-  EXPECT_EQ(first, run(1));  // the same seed, the same order
-  std::vector<std::string> other = run(2);
-  EXPECT_NE(first, other);
-  // Whatever the order, the graph's rules hold: last after a and b.
-  for (const std::vector<std::string>& order : {first, other}) {
-    auto at = [&](const std::string& name) { return std::find(order.begin(), order.end(), name) - order.begin(); };
-    EXPECT_GT(at("last"), at("a"));
-    EXPECT_GT(at("last"), at("b"));
-    EXPECT_EQ("all", order.back());
-  }
-  // Not the manifest's order (a..p), which the critical path would give.
-  std::vector<std::string> manifest_order(first.begin(), first.begin() + 3);
-  EXPECT_NE((std::vector<std::string>{"a", "b", "c"}), manifest_order);
-}
-
 TEST_F(PlanTest, LongestTimedChainStartsFirst) {
   // a1-a2-a3 has more commands, but b1 alone takes longer.
   Parse(
@@ -595,11 +559,7 @@ TEST_F(PlanTest, CleanNodeSkipsEdgesWithMissingDeps) {
 
 TEST_F(PlanTest, HundredThousandEdgeChainRunsIteratively) {
   const int kDepth = 100000;
-  std::string manifest;
-  manifest.reserve(kDepth * 32);
-  for (int i = 1; i <= kDepth; ++i)
-    manifest += "build n" + std::to_string(i) + ": cat n" + std::to_string(i - 1) + "\n";
-  Parse(manifest);
+  Parse(test::ChainManifest(kDepth));
   disk_.CreateAt("n0", 1);
   Add("n" + std::to_string(kDepth));
   EXPECT_EQ(kDepth, plan_.command_edge_count());
@@ -617,11 +577,7 @@ TEST_F(PlanTest, HundredThousandEdgeChainRunsIteratively) {
 
 TEST_F(PlanTest, HundredThousandCleanEdgesFinishIteratively) {
   const int kDepth = 100000;
-  std::string manifest = "build gen: cat gsrc\nbuild n1: cat n0 || gen\n";
-  manifest.reserve(kDepth * 32);
-  for (int i = 2; i <= kDepth; ++i)
-    manifest += "build n" + std::to_string(i) + ": cat n" + std::to_string(i - 1) + "\n";
-  Parse(manifest);
+  Parse("build gen: cat gsrc\nbuild n1: cat n0 || gen\n" + test::ChainManifest(kDepth, 2));
   disk_.CreateAt("gsrc", 1);
   for (int i = 0; i <= kDepth; ++i) disk_.CreateAt("n" + std::to_string(i), 2);
   Add("n" + std::to_string(kDepth));
@@ -635,11 +591,7 @@ TEST_F(PlanTest, HundredThousandCleanEdgesFinishIteratively) {
 
 TEST_F(PlanTest, HundredThousandEdgeRestatCascade) {
   const int kDepth = 100000;
-  std::string manifest = "build n1: restat n0\n";
-  manifest.reserve(kDepth * 32);
-  for (int i = 2; i <= kDepth; ++i)
-    manifest += "build n" + std::to_string(i) + ": cat n" + std::to_string(i - 1) + "\n";
-  Parse(manifest);
+  Parse("build n1: restat n0\n" + test::ChainManifest(kDepth, 2));
   disk_.CreateAt("n0", 9);
   disk_.CreateAt("n1", 3);
   for (int i = 2; i <= kDepth; ++i) disk_.CreateAt("n" + std::to_string(i), 4);

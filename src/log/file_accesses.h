@@ -3,9 +3,9 @@
 // canonical, with what was asked of it. Attempts, not results: the
 // monitor lets each call go on (it never sees the return value), so a
 // failed open of a missing file is here too. The comparison with the
-// graph (edge_audit.h) asks the disk afterwards what came of it.
-#ifndef RONIN_AUDIT_FILE_ACCESSES_H_
-#define RONIN_AUDIT_FILE_ACCESSES_H_
+// graph (audit/edge_audit.h) asks the disk afterwards what came of it.
+#ifndef RONIN_LOG_FILE_ACCESSES_H_
+#define RONIN_LOG_FILE_ACCESSES_H_
 
 #include <cstdint>
 #include <string>
@@ -56,4 +56,4 @@ std::string CanonicalAbsolutePath(std::string_view base, std::string_view path);
 
 }  // namespace ronin
 
-#endif  // RONIN_AUDIT_FILE_ACCESSES_H_
+#endif  // RONIN_LOG_FILE_ACCESSES_H_

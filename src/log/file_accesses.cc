@@ -1,4 +1,4 @@
-#include "audit/file_accesses.h"
+#include "log/file_accesses.h"
 
 namespace ronin {
 
