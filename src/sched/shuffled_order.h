@@ -32,7 +32,9 @@ class ShuffledOrder : public WorkStage {
     uint64_t draw;
     uint32_t id;  // breaks ties between equal draws, so that the order is total
     Work work;
-    bool operator<(const Drawn& other) const { return draw != other.draw ? draw < other.draw : id > other.id; }
+    bool operator<(const Drawn& other) const {
+      return draw != other.draw ? draw < other.draw : id > other.id;
+    }
   };
   Drawn Draw(const Work& work) const;
 

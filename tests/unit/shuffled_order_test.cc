@@ -63,13 +63,16 @@ TEST(ShuffledOrderTest, TheSeedDrawsTheOrder) {
   EXPECT_NE(first, other);
   // Whatever the order, the graph's rules hold: last after a and b.
   for (const std::vector<std::string>& order : {first, other}) {
-    auto at = [&](const std::string& name) { return std::find(order.begin(), order.end(), name) - order.begin(); };
+    auto at = [&](const std::string& name) {
+      return std::find(order.begin(), order.end(), name) - order.begin();
+    };
     EXPECT_GT(at("last"), at("a"));
     EXPECT_GT(at("last"), at("b"));
     EXPECT_EQ("all", order.back());
   }
   // Not the manifest's order (a..p), which the critical path gives.
-  EXPECT_NE((std::vector<std::string>{"a", "b", "c"}), std::vector<std::string>(first.begin(), first.begin() + 3));
+  EXPECT_NE((std::vector<std::string>{"a", "b", "c"}),
+            std::vector<std::string>(first.begin(), first.begin() + 3));
 }
 
 TEST(ShuffledOrderTest, SeedsSpreadTheFirstEdge) {
