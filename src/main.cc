@@ -339,6 +339,7 @@ int RealMain(int argc, char** argv) {
   // A manifest that rebuilds itself is reloaded; bound the loop.
   const int kCycleLimit = 100;
   bool read_image = GraphImageEnabled();
+  bool regenerated = false;  // the manifest now loaded was just rebuilt
   for (int cycle = 1; cycle <= kCycleLimit; ++cycle) {
     // Destroyed after the prefetcher (declared before it): the image takes
     // the command hashes the prefetcher computed.
@@ -391,7 +392,8 @@ int RealMain(int argc, char** argv) {
     if (options.tool && options.tool->when == Tool::kRunAfterLogs)
       return RunTool(options.tool, ninja, &options, argc, argv);
 
-    if (ninja->RebuildManifest(options.input_file, &err, status.get())) {
+    if (ninja->RebuildManifest(options.input_file, regenerated, &err, status.get())) {
+      regenerated = true;
       // A dry run would "regenerate" forever: stop after one round.
       if (config.dry_run) return 0;
       prefetcher.reset();  // it points into the state about to go

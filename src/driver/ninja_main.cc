@@ -135,7 +135,7 @@ bool NinjaMain::CurrentCommand(std::string_view path, std::string* command) cons
   return true;
 }
 
-bool NinjaMain::RebuildManifest(const char* input_file, std::string* err, Status* status) {
+bool NinjaMain::RebuildManifest(const char* input_file, bool just_rebuilt, std::string* err, Status* status) {
   std::string path = input_file;
   if (path.empty()) {
     *err = "empty path";
@@ -151,7 +151,13 @@ bool NinjaMain::RebuildManifest(const char* input_file, std::string* err, Status
   builder.SetMemoryAdmission(memory_admission_.get());
   builder.SetEdgeOutcomes(edge_outcomes_.get());
   if (!builder.AddTarget(node, err)) return false;
-  if (builder.AlreadyUpToDate()) return false;
+  if (!builder.SettleSkippedEdges(err)) return false;
+  if (builder.AlreadyUpToDate()) {
+    // --content-hash compares the next scan's inputs with this edge's run:
+    // those this manifest declares, not those of the one it replaced.
+    if (just_rebuilt && content_store_ && node->in_edge) content_store_->RecordRegeneration(node->in_edge);
+    return false;
+  }
   if (builder.Build(err) != kExitSuccess) return false;
   // Only a manifest that actually changed (restat may say otherwise) counts.
   if (!node->dirty) {
@@ -237,6 +243,10 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
       Error("%s", err.c_str());
       return kExitFailure;
     }
+  }
+  if (!builder.SettleSkippedEdges(&err)) {
+    Error("%s", err.c_str());
+    return kExitFailure;
   }
 
   if (builder.AlreadyUpToDate()) {

@@ -49,7 +49,8 @@ class NinjaMain : public BuildLogUser {
 
   // Builds the manifest if it is a target and out of date. True if it was
   // rebuilt (the caller then reloads); false with *err on failure.
-  bool RebuildManifest(const char* input_file, std::string* err, Status* status);
+  // `just_rebuilt`: this manifest is the one the previous round made.
+  bool RebuildManifest(const char* input_file, bool just_rebuilt, std::string* err, Status* status);
   ExitStatus RunBuild(int argc, char** argv, Status* status);
 
   // Resolves command-line targets ("foo", "foo.c^"); defaults when none.

@@ -195,6 +195,7 @@ Builder::Builder(State* state, const BuildConfig& config, BuildLog* build_log, D
       explanations_(explanations),
       scan_(state, build_log, deps_log, disk, explanations),
       deps_log_(deps_log),
+      settlement_(deps_log, disk),
       start_time_millis_(start_time_millis) {
   status_->SetExplanations(explanations);
   if (config.ronin.remote_jobs > 0)
@@ -228,7 +229,14 @@ void Builder::OnEdgeAddedToPlan(const Edge* edge) {
   status_->EdgeAddedToPlan(edge);
 }
 
+bool Builder::SettleSkippedEdges(std::string* err) {
+  if (!settlement_.has_skips()) return true;
+  int at_millis = static_cast<int>(MonotonicMillis() - start_time_millis_);
+  return settlement_.Settle(at_millis, scan_.build_log(), err);
+}
+
 ExitStatus Builder::Build(std::string* err) {
+  if (!SettleSkippedEdges(err)) return kExitFailure;
   plan_.PrepareQueue(DurationModel(plan_.edges(), scan_.build_log()));
   int pending_commands = 0;
   int failures_allowed = config_.failures_allowed;
@@ -451,6 +459,8 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
   }
 
   if (!plan_.EdgeFinished(edge, Plan::EdgeResult::kSucceeded, err)) return false;
+  // Edges the cleaning above (or a dyndep file loaded) found clean by content.
+  if (!SettleSkippedEdges(err)) return false;
 
   std::string rspfile = edge->GetUnescapedRspfile();
   if (!rspfile.empty() && !config_.keep_rsp) disk_->RemoveFile(rspfile);
@@ -472,7 +482,7 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
       }
     }
   }
-  if (content_ && !config_.dry_run) content_->RecordRun(edge, deps_nodes, start_stamp);
+  if (content_ && !config_.dry_run) content_->RecordRun(edge, deps_nodes, record_mtime);
   if (outcomes_ && !config_.dry_run) outcomes_->Ran(edge, outcome);
   return true;
 }

@@ -16,6 +16,7 @@
 #include "scan/scan.h"
 #include "sched/plan.h"
 #include "sched/remote_jobs.h"
+#include "sched/skip_settlement.h"
 #include "status/status.h"
 
 namespace ronin {
@@ -40,6 +41,10 @@ class Builder : public PlanDelegate {
   // *err when it is already up to date.
   bool AddTarget(Node* target, std::string* err);
   bool AlreadyUpToDate() const { return !plan_.more_to_do(); }
+  // --content-hash: leaves the edges the scans skipped by content as a run
+  // would have, for Ninja (skip_settlement.h). Call after the last
+  // AddTarget; Build and finished commands settle later skips themselves.
+  bool SettleSkippedEdges(std::string* err);
   // Runs the plan. Returns the exit status; *err says why it stopped.
   ExitStatus Build(std::string* err);
 
@@ -50,6 +55,9 @@ class Builder : public PlanDelegate {
   void SetContentHashStore(ContentHashStore* store) {
     content_ = store;
     scan_.set_content_store(store);
+    settlement_.set_content_store(store);
+    // A dry run writes nothing, so it leaves skips unsettled.
+    scan_.set_content_skips(store && !config_.dry_run ? settlement_.skips() : nullptr);
   }
 
   // --keep-free-memory: jobs start only when memory allows (null: off).
@@ -59,7 +67,7 @@ class Builder : public PlanDelegate {
   // What each command's run showed, for -t trace (null: not recorded).
   void SetEdgeOutcomes(EdgeOutcomeRecorder* outcomes) {
     outcomes_ = outcomes;
-    scan_.set_edge_outcomes(outcomes);
+    settlement_.set_edge_outcomes(outcomes);
   }
 
   // PlanDelegate:
@@ -100,6 +108,7 @@ class Builder : public PlanDelegate {
   MemoryAdmission* memory_ = nullptr;
   BuildCache* cache_ = nullptr;
   EdgeOutcomeRecorder* outcomes_ = nullptr;
+  SkipSettlement settlement_;
   std::unique_ptr<RemoteJobs> remote_;  // --remote-jobs (null: off)
   struct RunningEdge {
     int64_t start_millis = 0;   // since the build started, for the log and status

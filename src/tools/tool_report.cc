@@ -35,7 +35,7 @@ int ReportUsage() {
   return 1;
 }
 
-BuildReport GatherReport(NinjaMain* ninja, const BuildHistory& history) {
+BuildReport GatherReport(NinjaMain* ninja, const BuildHistory& history, const StateFile& state_file) {
   BuildReport report;
   report.title = WorkingDirectory();
   if (!ninja->build_dir_.empty() && ninja->build_dir_ != ".") report.title += "/" + ninja->build_dir_;
@@ -47,9 +47,6 @@ BuildReport GatherReport(NinjaMain* ninja, const BuildHistory& history) {
   report.earlier_ms = history.EarlierDurations(report.jobs);
   // Which commands the build cache restored, from ronin's own record of
   // those very runs (a damaged or missing file: none marked).
-  StateFile state_file;
-  std::string state_err;
-  state_file.LoadReadOnly(ninja->StateFilePath(), &state_err);
   for (const LoggedJob& job : report.jobs) {
     EdgeOutcome outcome;
     report.cached.push_back(FindRunOutcome(state_file, job.outputs.front(), job.start_ms, job.end_ms, &outcome) &&
@@ -72,10 +69,11 @@ int ToolReport(NinjaMain* ninja, const Options*, int argc, char** argv) {
   }
   if (args.rest_count() > 0) return ReportUsage();
   BuildHistory history;
-  if (!LoadBuildHistory(ninja, &history)) return 1;
+  StateFile state_file;
+  if (!LoadBuildHistory(ninja, &state_file, &history)) return 1;
   if (output_path.empty())
     output_path = ninja->build_dir_.empty() ? "ninja_report.html" : ninja->build_dir_ + "/ninja_report.html";
-  if (!WriteToolOutput(output_path, RenderReportHtml(GatherReport(ninja, history)))) return 1;
+  if (!WriteToolOutput(output_path, RenderReportHtml(GatherReport(ninja, history, state_file)))) return 1;
   printf("%s\n", output_path.c_str());
   return 0;
 }

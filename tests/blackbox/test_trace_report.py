@@ -182,6 +182,10 @@ build h2: cp h
 """
 
 
+def ran_durations(events):
+    return {e["name"]: e["dur"] for e in events if e["ph"] == "X"}
+
+
 class RecordedDetailTest(NinjaTestCase):
     """What ronin recorded in .ronin_state about the runs of the last build
     (edge_outcome.h) goes in the events' args."""
@@ -231,13 +235,34 @@ class RecordedDetailTest(NinjaTestCase):
         # a.o by the scan, h2 when h's unchanged output cleaned it.
         self.assertEqual([("a.o", "cp", {"skipped": "content_hash"}), ("h2", "cp", {"skipped": "content_hash"})],
                          skipped)
-        # Their mtimes still say out of date, so the next build with the
-        # option skips them again; one without it runs them. After that, a
-        # build that skips nothing shows no skips.
-        self.assertEqual(["a.o", "h2"], sorted(re.findall(r"(\S+)$", self.build().stdout, re.M)))
+        # h2 was settled after h ran, a.o before anything did.
+        times = {e["name"]: e["ts"] for e in events if e["ph"] in ("X", "i")}
+        self.assertLessEqual(times["a.o"], times["d.o"])
+        self.assertGreaterEqual(times["h2"], times["h"] + ran_durations(events)["h"])
+        # The .ninja_log lines that settled them are not commands of the
+        # report either.
+        report = self.ninja("-t", "report")
+        self.assertEqual(0, report.returncode, report)
+        with open(self.path("ninja_report.html")) as f:
+            html = f.read()
+        self.assertNotIn(">a.o<", html)
+        self.assertIn(">d.o<", html)
+        # A build that skips nothing shows no skips.
         self.rewrite("d.c", "d 3\n")
         self.build("--content-hash")
         self.assertEqual([], [e for e in self.events() if e["ph"] == "i"])
+
+    def test_a_build_that_only_skipped_is_no_build(self):
+        self.build("--content-hash")
+        self.rewrite("d.c", "d 2\n")
+        self.build("--content-hash")
+        before = self.events()
+        self.rewrite("a.c", "a\n")
+        self.assertEqual("ninja: no work to do.\n", self.build("--content-hash").stdout)
+        # The skip wrote .ninja_log lines (for Ninja), but the last build is
+        # still the one that ran d.o.
+        self.assertEqual(["d.o"], sorted(e["name"] for e in self.events() if e["ph"] == "X"))
+        self.assertEqual([e for e in before if e["ph"] == "X"], [e for e in self.events() if e["ph"] == "X"])
 
     def test_a_record_of_another_run_is_not_shown(self):
         self.build("--content-hash")
