@@ -48,16 +48,22 @@ class DirectoryCacheStore : public CacheStore {
   // 90% of the limit. Returns the bytes it freed.
   int64_t Trim();
 
+  // Why the last write failed: the step, the file and the system's reason.
+  const std::string& write_error() const { return write_error_; }
+
  private:
   std::string PathFor(const char* kind, const std::string& name) const;
   // Every file under ac/ and cas/ with what stat said of it.
   void ForEachFile(const std::function<void(const std::string& path, const struct stat& st)>& visit);
   bool ReadFile(const std::string& path, std::string* bytes);
   bool WriteAtomically(const std::string& path, std::string_view bytes);
+  // Notes `what` failed with errno, removes `tmp` (unless empty): false.
+  bool WriteFailed(const std::string& what, const std::string& tmp);
 
   std::string root_;
   int64_t max_bytes_;
   std::string tmp_prefix_;  // DIR/tmp/<pid>.
+  std::string write_error_;
 };
 
 // Reads an open file of `size` bytes (as fstat gave it) into *bytes: one

@@ -287,7 +287,9 @@ void NinjaMain::FinishLogUpgrade() {
   // hashes is rewritten as version 7, so that ninja 1.13 accepts it too.
   if (config_.dry_run || !build_log_.needs_upgrade()) return;
   std::string err;
-  if (!build_log_.Recompact(BuildLogPath(), *this, &err)) Warning("upgrading build log: %s", err.c_str());
+  if (!build_log_.Recompact(BuildLogPath(), *this, &err))
+    Warning("upgrading build log %s to version 7: %s; the next run tries again (ninja 1.13 discards it until then)",
+            BuildLogPath().c_str(), err.c_str());
 }
 
 }  // namespace ronin

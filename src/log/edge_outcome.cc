@@ -124,7 +124,8 @@ void EdgeOutcomeRecorder::Put(StateFile::Kind kind, const Edge* edge, const Edge
     return;
   // Only the trace's extra detail depends on it: the build goes on.
   write_failed_ = true;
-  Warning("writing .ronin_state: %s; -t trace will lack this build's details", err.c_str());
+  Warning("writing %s: %s; the build goes on, but -t trace will lack its details", file_->path().c_str(),
+          err.c_str());
 }
 
 }  // namespace ronin

@@ -104,7 +104,8 @@ void ContentHashStore::Put(StateFile::Kind kind, std::string_view key, const std
   // Only this feature's savings depend on it: the build goes on, and the
   // next run falls back to mtimes where records are missing.
   write_failed_ = true;
-  Warning("writing .ronin_state: %s; content hashes are not recorded", err.c_str());
+  Warning("writing %s: %s; the build goes on without recording content digests", state_file_->path().c_str(),
+          err.c_str());
 }
 
 void ContentHashStore::Record(std::string_view path, const FileDigest& digest) {
