@@ -37,6 +37,16 @@ std::string RoninOptionsUsage();
 // bytes. False for anything else ("lots", "", "-1", "5X", overflow).
 bool ParseSize(const char* text, int64_t* bytes);
 
+// Whether `word`, after an option whose value is optional (--cache), is
+// that value rather than a target: an http:// URL, or a path that starts
+// with '/', './' or '../'. (`--cache=VALUE` always works.)
+bool IsSeparateOptionalValue(const char* word);
+
+// Whether a command-line word that is no option getopt knows was meant as
+// one of ronin's: "--NAME" or "--NAME=..." with NAME one of theirs or a
+// near miss (within Ninja's spelling-suggestion distance).
+bool MeantAsRoninOption(const char* word);
+
 // Splits RONIN_FLAGS' value into words on white space.
 std::vector<std::string> SplitFlagWords(const char* text);
 
