@@ -26,10 +26,10 @@ def doubling_bomb(levels):
 
 class SpawnLimitTests(NinjaTestCase):
 
-    def ninja_limited(self, limits, *args):
+    def ninja_limited(self, limits, *args, env=None):
         """ninja under bash's `ulimit` settings (a string such as "-n 256")."""
         script = "ulimit %s && exec \"$0\" \"$@\"" % limits
-        return harness.run("bash", ["-c", script, harness.NINJA] + list(args), self.dir)
+        return harness.run("bash", ["-c", script, harness.NINJA] + list(args), self.dir, env=env)
 
     def test_few_descriptors_and_many_jobs_finish_with_one_warning(self):
         # Each job holds a pipe: 1000 jobs cannot all run under 256 descriptors.
@@ -49,7 +49,8 @@ class SpawnLimitTests(NinjaTestCase):
         if harness.SANITIZED:
             self.skipTest(harness.SKIP_NO_PRIVILEGE + "not under ASan/UBSan, whose runtimes need descriptors of their own under ulimit -n 5")
         self.write("build.ninja", many_edges(2, "echo $out > $out"))
-        r = self.ninja_limited("-n 5", "-j4")
+        # An image of any size, so that its writer would be there.
+        r = self.ninja_limited("-n 5", "-j4", env={"RONIN_GRAPH_IMAGE": "1"})
         self.assertEqual(r.returncode, 1, r)
         self.assertIn("ninja: error: cannot start the command for 'o", r.stderr)
         self.assertIn("Too many open files", r.stderr)
