@@ -478,9 +478,9 @@ void BuildCache::Fail(const std::string& what) {
 }
 
 std::string BuildCache::StatsLine() const {
-  return "build cache: " + std::to_string(counts_.hits) + " hits, " + std::to_string(counts_.misses) +
-         " misses, " + std::to_string(counts_.bytes_restored) + " bytes restored, " +
-         std::to_string(counts_.bytes_stored) + " bytes stored\n";
+  return "build cache: " + Counted(counts_.hits, "hit", "hits") + ", " + Counted(counts_.misses, "miss", "misses") +
+         ", " + Counted(counts_.bytes_restored, "byte", "bytes") + " restored, " +
+         Counted(counts_.bytes_stored, "byte", "bytes") + " stored\n";
 }
 
 }  // namespace ronin

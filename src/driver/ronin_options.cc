@@ -152,7 +152,7 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
        ApplyContentHash},
       {"keep-free-memory", "SIZE", false, "start no job that would leave under SIZE (K, M, G) of RAM free",
        ApplyKeepFreeMemory},
-      {"progress", "MODE", false, "live: show the running jobs below the status line",
+      {"progress", "live|classic", false, "live: show the running jobs below the status line",
        ApplyProgress},
       {"remote-jobs", "N", false, "run N distcc/icecc/sccache commands at once beside -j",
        ApplyRemoteJobs},

@@ -16,7 +16,8 @@ namespace ronin {
 
 
 // One ronin option: its name (without "--"), the name of its value for -h
-// (nullptr: no value), whether the value may be left out, a line of help,
+// (nullptr: no value; "a|b" in lowercase lists the values it takes, which the
+// shell completions offer), whether the value may be left out, a line of help,
 // and what it does to the configuration. `apply` gets nullptr for a
 // missing optional value and says what is wrong in *err.
 struct RoninOptionSpec {

@@ -241,8 +241,7 @@ void LiveStatus::Erase() {
 
 void LiveStatus::PrintFailureRecap() {
   if (failures_.empty()) return;
-  std::string recap = "ninja: " + std::to_string(failures_.size()) +
-                      (failures_.size() == 1 ? " command" : " commands") + " failed:\n";
+  std::string recap = "ninja: " + Counted(static_cast<int64_t>(failures_.size()), "command", "commands") + " failed:\n";
   for (const std::string& failure : failures_) recap += failure + "\n";
   classic_.PrintOnNewLine(recap);
   failures_.clear();
@@ -294,8 +293,7 @@ std::vector<std::string> LiveStatus::BlockLines(const RunningJobs& jobs, int64_t
 }
 
 std::string LiveStatus::CacheLine(int hits, int misses, int64_t bytes_restored) {
-  std::string line = "  build cache: " + std::to_string(hits) + (hits == 1 ? " hit, " : " hits, ") +
-                     std::to_string(misses) + (misses == 1 ? " miss" : " misses");
+  std::string line = "  build cache: " + Counted(hits, "hit", "hits") + ", " + Counted(misses, "miss", "misses");
   if (bytes_restored >= 10 << 20)
     line += StringPrintf(", %.1f MiB restored", bytes_restored / 1048576.0);
   else if (bytes_restored > 0)

@@ -13,6 +13,7 @@
 #include "insight/critical_path.h"
 #include "insight/job_slots.h"
 #include "insight/report_html.h"
+#include "insight/rule_kind.h"
 #include "log/edge_outcome.h"
 #include "log/state_file.h"
 #include "tools/tool_common.h"
@@ -42,8 +43,10 @@ BuildReport GatherReport(NinjaMain* ninja, const BuildHistory& history, const St
   report.jobs = history.LastBuild();
   LoadAllDyndepsQuietly(ninja);  // dyndep files can add dependencies
   std::vector<const Edge*> edges = EdgesOfJobs(ninja->state_, report.jobs);
-  for (const Edge* edge : edges)
+  for (const Edge* edge : edges) {
     report.rules.push_back(edge ? edge->rule->name() : std::string_view("(not in manifest)"));
+    report.kinds.push_back(RuleKindOf(edge));
+  }
   report.earlier_ms = history.EarlierDurations(report.jobs);
   // Which commands the build cache restored, from ronin's own record of
   // those very runs (a damaged or missing file: none marked).

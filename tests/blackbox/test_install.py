@@ -357,6 +357,16 @@ class BashCompletionTest(CompletionCase):
         self.assertEqual(self.complete("--"), ["--cache-size=", "--dots", "--trace"])
         self.assertEqual(self.complete("-t", "comp"), ["compdb", "compdb-targets"])
 
+    def test_values_of_options_that_list_them(self):
+        # bash splits "--progress=li" at '=' (COMP_WORDBREAKS), or not.
+        self.assertEqual(self.complete("--progress", "=", ""), ["classic", "live"])
+        self.assertEqual(self.complete("--progress", "=", "l"), ["live"])
+        self.assertEqual(self.complete("--job-reaper", "=", ""), ["off", "on"])
+        self.assertEqual(self.complete("--job-reaper=of"), ["--job-reaper=off"])
+        self.assertEqual(self.complete("--progress", ""), ["classic", "live"])
+        # A placeholder (SIZE, DIR|URL) has nothing to offer.
+        self.assertNotIn("SIZE", self.complete("--cache-size", "=", ""))
+
     def test_targets_of_the_manifest_chosen_by_dash_c(self):
         self.assertEqual(self.complete("-C", "proj", ""),
                          ["all-the-things", "beta", "out/alpha.o"])
@@ -459,6 +469,11 @@ class ZshCompletionTest(CompletionCase):
         self.assertRegex(shown, r"\n--trace +-- write a trace \(default \.ninja_trace\)")
         self.assertRegex(shown, r"\n--dots +-- a \\ backslash and 'quotes'")
         self.assertIn("ninja --cache-size=", self.zsh.complete("ninja --ca"))
+
+    def test_values_of_options_that_list_them(self):
+        shown = self.zsh.complete("ninja --progress=")
+        self.assertRegex(shown, r"\nclassic +live")
+        self.assertIn("ninja --job-reaper=off ", self.zsh.complete("ninja --job-reaper=of"))
 
     def test_targets_of_the_manifest_chosen_by_dash_c(self):
         shown = self.zsh.complete("ninja -C proj ")

@@ -355,6 +355,46 @@ class ReportTest(NinjaTestCase):
         self.assertIsNone(re.search(r"\b(src|href)=", page))
         self.assertEqual({"http://www.w3.org/2000/svg"}, set(re.findall(r"https?://[^\"' ]+", page)))
 
+    def test_one_command_is_one_command(self):
+        self.write("build.ninja", MANIFEST)
+        self.assertEqual(0, self.ninja("a").returncode)
+        page = self.report()
+        self.assertRegex(page, r"<dt>Critical path</dt><dd>\d+ ms in 1 command</dd>")
+        self.assertIn("in 1 command, drawn in red", page)
+        self.assertIsNone(re.search(r"\b1 commands\b", page))
+
+    def test_time_per_kind_of_command_on_cmake_shaped_rules(self):
+        # One rule per target and kind, as CMake names them: the kinds add up.
+        self.write("build.ninja", """rule CXX_COMPILER__lib_Release
+  command = touch $out && : > $out.d
+  depfile = $out.d
+  deps = gcc
+rule CXX_COMPILER__app_Release
+  command = touch $out && : > $out.d
+  depfile = $out.d
+  deps = gcc
+rule CXX_STATIC_LIBRARY_LINKER__lib_Release
+  command = touch $out
+rule CXX_EXECUTABLE_LINKER__app_Release
+  command = touch $out
+rule CUSTOM_COMMAND
+  command = touch $out
+build a.o: CXX_COMPILER__lib_Release a.cc
+build b.o: CXX_COMPILER__lib_Release b.cc
+build m.o: CXX_COMPILER__app_Release m.cc
+build lib.a: CXX_STATIC_LIBRARY_LINKER__lib_Release a.o b.o
+build app: CXX_EXECUTABLE_LINKER__app_Release m.o lib.a
+build gen.txt: CUSTOM_COMMAND
+build all: phony app gen.txt
+""")
+        for name in ("a.cc", "b.cc", "m.cc"):
+            self.write(name, "")
+        self.assertEqual(0, self.ninja("all").returncode)
+        tables = Tables(self.report()).tables
+        self.assertEqual({"compile": "3", "link": "2", "custom": "1"},
+                         {row[0]: row[1] for row in tables["kinds"]})
+        self.assertEqual(5, len(tables["rules"]))
+
     def test_builddir_and_output_option(self):
         self.write("build.ninja", "builddir = out\n" + MANIFEST)
         self.assertEqual(0, self.ninja("all").returncode)
