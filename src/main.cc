@@ -148,7 +148,7 @@ bool WarningEnable(const std::string& name, FlagSource source, Options* options)
   return false;
 }
 
-// Ninja's long options, then one per ronin option (ronin_options.h), whose
+// Ninja's long options, then one per ronin option (driver/ronin_options.h), whose
 // getopt value is kFirstRoninOption + its index in the table.
 enum { kOptVersion = 1, kOptQuiet = 2, kFirstRoninOption = 1000 };
 std::vector<option> LongOptions() {

@@ -1,6 +1,6 @@
 // One load-and-build cycle of the `ninja` command: the state it loads
 // (manifest, logs), manifest regeneration, and the build of the requested
-// targets. Tools (tools.cc) work on the same object.
+// targets. Tools (tools/tools.cc) work on the same object.
 #ifndef RONIN_DRIVER_NINJA_MAIN_H_
 #define RONIN_DRIVER_NINJA_MAIN_H_
 
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/disk.h"
+#include "driver/build_setup.h"
 #include "graph/state.h"
 #include "log/build_log.h"
 #include "log/deps_log.h"
@@ -18,6 +19,7 @@
 #include "scan/explain.h"
 #include "sched/memory_admission.h"
 #include "sched/resource_history.h"
+#include "sched/skip_settlement.h"
 #include "status/status.h"
 
 namespace ronin {
@@ -67,6 +69,8 @@ class NinjaMain : public BuildLogUser {
   std::string DepsLogPath() const { return LogPath(".ninja_deps"); }
   // --cache: the build cache for this run (null: off, or it cannot be opened).
   std::unique_ptr<BuildCache> OpenBuildCache();
+  // What OpenStateFile opened, for a build (driver/build_setup.h).
+  BuildFeatures Features() const;
   std::string StateFilePath() const { return LogPath(".ronin_state"); }
 
   const char* ninja_command_;
@@ -79,6 +83,7 @@ class NinjaMain : public BuildLogUser {
   std::unique_ptr<ContentHashStore> content_store_;  // --content-hash
   std::unique_ptr<ResourceHistory> resource_history_;  // --keep-free-memory
   std::unique_ptr<EdgeOutcomeRecorder> edge_outcomes_;  // for -t trace, with the state file
+  std::unique_ptr<SkipSettlement> skip_settlement_;  // --content-hash, unless -n
   std::unique_ptr<MemoryAdmission> memory_admission_;
   Explanations explanations_;
   std::string build_dir_;
@@ -88,6 +93,9 @@ class NinjaMain : public BuildLogUser {
 
  private:
   void FinishLogUpgrade();
+  // --content-hash: leaves the edges the scan of the targets skipped by
+  // content as a run would have, for Ninja (sched/skip_settlement.h).
+  bool SettleSkips(std::string* err);
   std::string LogPath(const char* name) const {
     return build_dir_.empty() ? std::string(name) : build_dir_ + "/" + name;
   }

@@ -108,7 +108,7 @@ void ContentHashStore::Put(StateFile::Kind kind, std::string_view key, const std
           err.c_str());
 }
 
-void ContentHashStore::Record(std::string_view path, const FileDigest& digest) {
+void ContentHashStore::RecordDigest(std::string_view path, const FileDigest& digest) {
   Put(StateFile::Kind::kFileDigest, path, EncodeFile(digest));
 }
 
@@ -151,7 +151,7 @@ bool ContentHashStore::HashNow(const Node* node, FileDigest* digest) {
   if (!DigestFile(std::string(node->path), digest, &err)) return false;
   ++files_hashed_;
   current_[node] = *digest;
-  Record(node->path, *digest);
+  RecordDigest(node->path, *digest);
   return true;
 }
 
@@ -175,7 +175,7 @@ void ContentHashStore::HashChangedFilesAhead() {
     if (!ok[i]) continue;
     ++files_hashed_;
     current_[nodes[i]] = digests[i];
-    Record(nodes[i]->path, digests[i]);
+    RecordDigest(nodes[i]->path, digests[i]);
   }
 }
 
@@ -235,8 +235,7 @@ bool ContentHashStore::InputsUnchanged(const Edge* edge) {
   return digest == run.inputs;
 }
 
-std::vector<Node*> ContentHashStore::UnchangedOutputs(Edge* edge) {
-  std::vector<Node*> unchanged;
+bool ContentHashStore::UnchangedOutputs(Edge* edge, std::vector<Node*>* unchanged) {
   for (Node* output : edge->outputs) {
     FileDigest now, before;
     std::string err;
@@ -246,15 +245,15 @@ std::vector<Node*> ContentHashStore::UnchangedOutputs(Edge* edge) {
     // it carries the mtime the scan saw.
     if (output->exists() && Recorded(output->path, &before) && before.mtime == output->mtime &&
         before.size == now.size && before.digest == now.digest)
-      unchanged.push_back(output);
+      unchanged->push_back(output);
     // The node now describes the file the command left (for the digests of
     // its dependents, and their outputs' checks if they are cleaned).
     output->mtime = now.mtime;
     output->existence = Node::Existence::kExists;
     current_[output] = now;
-    Record(output->path, now);
+    RecordDigest(output->path, now);
   }
-  return unchanged;
+  return true;
 }
 
 void ContentHashStore::RecordRun(const Edge* edge, const std::vector<Node*>& discovered, TimeStamp logged_mtime) {
@@ -274,19 +273,28 @@ void ContentHashStore::RecordRegeneration(const Edge* edge) {
 
 void ContentHashStore::OutputsRetouched(const Edge* edge, const std::vector<TimeStamp>& mtimes_before) {
   EdgeRun run;
-  bool run_matched = FindRun(edge, &run) && run.outputs_stamp == StampOfMtimes(mtimes_before);
-  for (size_t i = 0; i < edge->outputs.size(); ++i) {
+  // Outputs from the first that could not be dated on are not in the list,
+  // and then the run's record no longer describes the outputs.
+  bool run_matched = mtimes_before.size() == edge->outputs.size() && FindRun(edge, &run) &&
+                     run.outputs_stamp == StampOfMtimes(mtimes_before);
+  for (size_t i = 0; i < std::min(edge->outputs.size(), mtimes_before.size()); ++i) {
     const Node* output = edge->outputs[i];
     FileDigest recorded;
     if (output->mtime == mtimes_before[i] || !Recorded(output->path, &recorded) || recorded.mtime != mtimes_before[i])
       continue;
     recorded.mtime = output->mtime;  // same size, same content
     current_[output] = recorded;
-    Record(output->path, recorded);
+    RecordDigest(output->path, recorded);
   }
   if (!run_matched) return;
   run.outputs_stamp = OutputsStamp(edge);
   PutRun(edge, &run);
+}
+
+bool ContentHashStore::Record(const FinishedCommand& command, std::string*) {
+  static const std::vector<Node*> kNoDeps;
+  if (command.success()) RecordRun(command.edge, command.deps ? *command.deps : kNoDeps, command.record_mtime);
+  return true;  // a state file that cannot be written was warned about
 }
 
 }  // namespace ronin

@@ -1,5 +1,5 @@
 // --content-hash: what the dirty scan and the builder ask about file
-// contents. Two kinds of records in .ronin_state (state_file.h):
+// contents. Two kinds of records in .ronin_state (log/state_file.h):
 //
 // - per file, path -> (mtime, size, digest): a file is hashed only when its
 //   mtime or size differs from the record, so a no-op build hashes nothing;
@@ -11,7 +11,9 @@
 // content they had when it last ran and its outputs are still the ones that
 // run wrote (anything else rewrote them: a failed command, ninja without the
 // option, a user). After a command, an output whose content is what it was
-// before lets its dependents be cleaned (early cutoff, restat by content).
+// before lets its dependents be cleaned (early cutoff, restat by content:
+// the store is the build's OutputCutoff), and the inputs it ran with are
+// recorded (the store is one of the build's recorders, build_recorder.h).
 #ifndef RONIN_SCAN_CONTENT_HASH_STORE_H_
 #define RONIN_SCAN_CONTENT_HASH_STORE_H_
 
@@ -20,8 +22,10 @@
 #include <vector>
 
 #include "base/util.h"
+#include "log/build_recorder.h"
 #include "log/state_file.h"
 #include "scan/content_digest.h"
+#include "scan/output_cutoff.h"
 
 namespace ronin {
 
@@ -29,7 +33,7 @@ class State;
 struct Edge;
 struct Node;
 
-class ContentHashStore {
+class ContentHashStore : public OutputCutoff, public BuildRecorder {
  public:
   ContentHashStore(State* state, StateFile* state_file) : state_(state), state_file_(state_file) {}
 
@@ -38,10 +42,10 @@ class ContentHashStore {
   // successfully, and its outputs have the mtimes that run left them.
   bool InputsUnchanged(const Edge* edge);
 
-  // After a successful command: hashes the outputs and returns those whose
-  // content is what it was before the command (early cutoff). Their nodes
-  // take their new mtimes.
-  std::vector<Node*> UnchangedOutputs(Edge* edge);
+  // OutputCutoff: after a successful command, hashes the outputs and
+  // appends those whose content is what it was before the command (early
+  // cutoff). Their nodes take their new mtimes.
+  bool UnchangedOutputs(Edge* edge, std::vector<Node*>* unchanged) override;
 
   // After a successful command whose .ninja_log entry records `logged_mtime`
   // (0: unknown): records the digest of the inputs it ran with, plus the
@@ -61,9 +65,13 @@ class ContentHashStore {
   void RecordRegeneration(const Edge* edge);
 
   // After outputs of `edge` whose content did not change got new mtimes
-  // (skip_settlement.h; `mtimes_before` per output): their digests and the
-  // edge's last run move to the new mtimes, so the next scan still knows them.
+  // (sched/skip_settlement.h; `mtimes_before` per output, up to the first
+  // that could not be dated): their digests and the edge's last run move to
+  // the new mtimes, so the next scan still knows them.
   void OutputsRetouched(const Edge* edge, const std::vector<TimeStamp>& mtimes_before);
+  // BuildRecorder: RecordRun for each successful command, with the mtime
+  // .ninja_log recorded for it.
+  bool Record(const FinishedCommand& command, std::string* err) override;
 
   // Files hashed by this run (for tests and -d stats).
   size_t files_hashed() const { return files_hashed_; }
@@ -95,7 +103,7 @@ class ContentHashStore {
   bool HashNow(const Node* node, FileDigest* digest);
   // The digest recorded for `path`, if any.
   bool Recorded(std::string_view path, FileDigest* digest) const;
-  void Record(std::string_view path, const FileDigest& digest);
+  void RecordDigest(std::string_view path, const FileDigest& digest);
   // The first time content matters in a run: hashes, on several threads,
   // every recorded file whose stat (already taken) disagrees with its record.
   void HashChangedFilesAhead();

@@ -230,9 +230,9 @@ void DependencyScan::ExplainUnchangedContent(const Edge* edge, TimeStamp thresho
     const Node* input = *it;
     // Once per input, also when the deps log lists a declared one again.
     if (input->mtime > threshold && std::find(begin, it, input) == it)
-      fprintf(stderr, "ninja explain: %s is newer than %s (%" PRId64 " vs %" PRId64 ") but its content is unchanged since %s was built\n",
-              std::string(input->path).c_str(), std::string(edge->outputs[0]->path).c_str(), input->mtime, threshold,
-              std::string(edge->outputs[0]->path).c_str());
+      PrintExplanation("%s is newer than %s (%" PRId64 " vs %" PRId64 ") but its content is unchanged since %s was built",
+                       std::string(input->path).c_str(), std::string(edge->outputs[0]->path).c_str(), input->mtime,
+                       threshold, std::string(edge->outputs[0]->path).c_str());
   }
 }
 

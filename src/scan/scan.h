@@ -51,7 +51,7 @@ class DependencyScan {
   void set_content_store(ContentHashStore* store) { content_ = store; }
   ContentHashStore* content_store() const { return content_; }
   // Where the edges found clean by content (not by mtimes) are appended,
-  // for the builder to settle (skip_settlement.h). Null: nowhere.
+  // to be settled (sched/skip_settlement.h). Null: nowhere.
   void set_content_skips(std::vector<Edge*>* skips) { content_skips_ = skips; }
   Explanations* explanations() const { return explanations_; }
 
@@ -62,7 +62,6 @@ class DependencyScan {
   // The first visit of an edge: dyndep, output stats, deps. False on error.
   bool EnterEdge(Frame* frame, std::vector<Frame>* stack, std::string* err);
   bool PrepareEdge(Frame* frame, std::vector<Node*>* validation_nodes, std::string* err);
-  void FinishEdge(Frame* frame, bool* dirty_ready);
   bool VerifyDAG(Node* node, std::vector<Frame>* stack, std::string* err);
   // An edge's command line, evaluated only when first compared with a log
   // entry (or not at all, if its hash was computed ahead).

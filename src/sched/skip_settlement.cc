@@ -48,7 +48,8 @@ bool ReadsMtimeOf(const Edge* edge, const Node* node) {
 
 }  // namespace
 
-bool SkipSettlement::Settle(int at_millis, BuildLog* log, std::string* err) {
+bool SkipSettlement::Settle(int at_millis, std::string* err) {
+  if (skips_.empty()) return true;
   // Every edge is settled with the same stamp, so their order does not matter.
   TimeStamp stamp = 0;
   TimeStamp now = WallClockNow();
@@ -65,14 +66,13 @@ bool SkipSettlement::Settle(int at_millis, BuildLog* log, std::string* err) {
     queue.pop_back();
     if (!settled_.insert(edge).second) continue;
     bool moved = false;
-    if (!SettleEdge(edge, stamp, at_millis, log, &moved, err)) return false;
+    if (!SettleEdge(edge, stamp, at_millis, &moved, err)) return false;
     if (moved) QueueUsers(edge, &queue);
   }
   return true;
 }
 
-bool SkipSettlement::SettleEdge(Edge* edge, TimeStamp stamp, int at_millis, BuildLog* log, bool* moved,
-                                std::string* err) {
+bool SkipSettlement::SettleEdge(Edge* edge, TimeStamp stamp, int at_millis, bool* moved, std::string* err) {
   if (edge->is_phony()) {
     // An alias (no file) has its newest input's mtime, for Ninja too.
     for (Node* output : edge->outputs) {
@@ -91,7 +91,7 @@ bool SkipSettlement::SettleEdge(Edge* edge, TimeStamp stamp, int at_millis, Buil
       record_mtime = std::max(record_mtime, edge->outputs[i]->mtime);
       *moved = *moved || edge->outputs[i]->mtime != mtimes_before[i];
     }
-    if (content_) content_->OutputsRetouched(edge, mtimes_before);
+    content_->OutputsRetouched(edge, mtimes_before);
     if (!touched) {
       // Left as it was, the edge is what it was before: stale for Ninja.
       Warning("%s; '%s' was skipped by --content-hash, but Ninja and ninja without the option will run it again",
@@ -99,7 +99,7 @@ bool SkipSettlement::SettleEdge(Edge* edge, TimeStamp stamp, int at_millis, Buil
       return true;
     }
   }
-  if (log && !log->RecordCommand(edge, at_millis, at_millis, record_mtime)) {
+  if (!build_log_->RecordCommand(edge, at_millis, at_millis, record_mtime)) {
     *err = std::string("Error writing to build log: ") + strerror(errno);
     return false;
   }

@@ -21,7 +21,10 @@
 // - ronin's own records (content_hash_store.h, edge_outcome.h) follow.
 //
 // Nothing changes where a file's content is concerned, and nothing is
-// settled in a dry run.
+// settled in a dry run (none is wired: driver/ninja_main.cc). The driver
+// settles what the scan of its targets skipped before the build; during
+// the build the settlement is one of its recorders (log/build_recorder.h),
+// and settles what the plan's cleaning after each command skipped.
 #ifndef RONIN_SCHED_SKIP_SETTLEMENT_H_
 #define RONIN_SCHED_SKIP_SETTLEMENT_H_
 
@@ -30,6 +33,7 @@
 #include <vector>
 
 #include "base/util.h"
+#include "log/build_recorder.h"
 
 namespace ronin {
 
@@ -40,27 +44,31 @@ class DiskInterface;
 class EdgeOutcomeRecorder;
 struct Edge;
 
-class SkipSettlement {
+class SkipSettlement : public BuildRecorder {
  public:
-  SkipSettlement(DepsLog* deps_log, DiskInterface* disk) : deps_log_(deps_log), disk_(disk) {}
-
-  void set_content_store(ContentHashStore* content) { content_ = content; }
-  void set_edge_outcomes(EdgeOutcomeRecorder* outcomes) { outcomes_ = outcomes; }
+  // `outcomes` may be null (no -t trace records).
+  SkipSettlement(BuildLog* build_log, DepsLog* deps_log, DiskInterface* disk, ContentHashStore* content,
+                 EdgeOutcomeRecorder* outcomes)
+      : build_log_(build_log), deps_log_(deps_log), disk_(disk), content_(content), outcomes_(outcomes) {}
 
   // Where the scan appends the edges it skips by content.
   std::vector<Edge*>* skips() { return &skips_; }
-  bool has_skips() const { return !skips_.empty(); }
 
   // Settles the skipped edges and the clean edges downstream of what they
   // touch; `at_millis` is the time since the build started, for the log.
   // An output that cannot be dated is left (with a warning) to Ninja's
   // rules; false with *err when a log cannot be written.
-  bool Settle(int at_millis, BuildLog* log, std::string* err);
+  bool Settle(int at_millis, std::string* err);
+  // BuildRecorder: settles what was skipped while the plan moved on after
+  // `command` (a restat or early cutoff cleaning, a dyndep file loaded).
+  bool Record(const FinishedCommand& command, std::string* err) override {
+    return Settle(command.end_millis, err);
+  }
 
  private:
   // Settles one edge; *moved says whether an output's mtime changed (its
   // users then need settling too).
-  bool SettleEdge(Edge* edge, TimeStamp stamp, int at_millis, BuildLog* log, bool* moved, std::string* err);
+  bool SettleEdge(Edge* edge, TimeStamp stamp, int at_millis, bool* moved, std::string* err);
   // Outputs get `stamp` where they are older; *mtimes_before per output
   // dated. False with *err at the first that cannot be.
   bool TouchOutputs(Edge* edge, TimeStamp stamp, std::vector<TimeStamp>* mtimes_before, std::string* err);
@@ -70,10 +78,11 @@ class SkipSettlement {
   // read them.
   void QueueUsers(const Edge* edge, std::vector<Edge*>* queue) const;
 
+  BuildLog* build_log_;
   DepsLog* deps_log_;
   DiskInterface* disk_;
-  ContentHashStore* content_ = nullptr;
-  EdgeOutcomeRecorder* outcomes_ = nullptr;
+  ContentHashStore* content_;
+  EdgeOutcomeRecorder* outcomes_;
   std::vector<Edge*> skips_;
   std::unordered_set<const Edge*> settled_;
 };

@@ -188,7 +188,7 @@ def ran_durations(events):
 
 class RecordedDetailTest(NinjaTestCase):
     """What ronin recorded in .ronin_state about the runs of the last build
-    (edge_outcome.h) goes in the events' args."""
+    (log/edge_outcome.h) goes in the events' args."""
 
     def setUp(self):
         super().setUp()

@@ -11,6 +11,8 @@
 #include "graph/state.h"
 #include "log/build_log.h"
 #include "log/deps_log.h"
+#include "log/state_file.h"
+#include "scan/content_hash_store.h"
 #include "test_support.h"
 
 namespace ronin {
@@ -68,14 +70,16 @@ class SkipSettlementTest : public testing::Test {
   VirtualDisk disk_;
   BuildLog log_;
   DepsLog deps_log_;
+  StateFile state_file_;  // empty: no record to move
+  ContentHashStore content_{&state_, &state_file_};
+  SkipSettlement settlement_{&log_, &deps_log_, &disk_, &content_, nullptr};
 };
 
 TEST_F(SkipSettlementTest, OutputsTakeTheNewestInputsMtimeAndTheLogRecordsIt) {
-  SkipSettlement settlement(&deps_log_, &disk_);
-  settlement.skips()->push_back(EdgeOf("a.o"));
-  settlement.skips()->push_back(EdgeOf("r.h"));
+  settlement_.skips()->push_back(EdgeOf("a.o"));
+  settlement_.skips()->push_back(EdgeOf("r.h"));
   std::string err;
-  ASSERT_TRUE(settlement.Settle(7, &log_, &err)) << err;
+  ASSERT_TRUE(settlement_.Settle(7, &err)) << err;
   EXPECT_EQ(100, disk_.MtimeOf("a.o"));
   EXPECT_EQ(100, state_.LookupNode("a.o")->mtime);
   EXPECT_EQ(100, Logged("a.o"));
@@ -87,10 +91,9 @@ TEST_F(SkipSettlementTest, OutputsTakeTheNewestInputsMtimeAndTheLogRecordsIt) {
 }
 
 TEST_F(SkipSettlementTest, CleanEdgesDownstreamFollowThroughPhonyAliases) {
-  SkipSettlement settlement(&deps_log_, &disk_);
-  settlement.skips()->push_back(EdgeOf("a.o"));
+  settlement_.skips()->push_back(EdgeOf("a.o"));
   std::string err;
-  ASSERT_TRUE(settlement.Settle(0, &log_, &err)) << err;
+  ASSERT_TRUE(settlement_.Settle(0, &err)) << err;
   EXPECT_EQ(100, state_.LookupNode("objs")->mtime);
   EXPECT_EQ(100, disk_.MtimeOf("app"));
   EXPECT_EQ(100, Logged("app"));
@@ -104,31 +107,44 @@ TEST_F(SkipSettlementTest, CleanEdgesDownstreamFollowThroughPhonyAliases) {
 
 TEST_F(SkipSettlementTest, EdgesThatWillRunAreNotSettled) {
   state_.LookupNode("app")->dirty = true;  // in the plan for another reason
-  SkipSettlement settlement(&deps_log_, &disk_);
-  settlement.skips()->push_back(EdgeOf("a.o"));
+  settlement_.skips()->push_back(EdgeOf("a.o"));
   std::string err;
-  ASSERT_TRUE(settlement.Settle(0, &log_, &err)) << err;
+  ASSERT_TRUE(settlement_.Settle(0, &err)) << err;
   EXPECT_EQ(20, disk_.MtimeOf("app"));
   EXPECT_EQ(-1, Logged("app"));
 }
 
 TEST_F(SkipSettlementTest, AnInputFromTheFutureLeavesItsEdgeAlone) {
-  SkipSettlement settlement(&deps_log_, &disk_);
-  settlement.skips()->push_back(EdgeOf("future.o"));
-  settlement.skips()->push_back(EdgeOf("r.h"));
+  settlement_.skips()->push_back(EdgeOf("future.o"));
+  settlement_.skips()->push_back(EdgeOf("r.h"));
   std::string err;
-  ASSERT_TRUE(settlement.Settle(0, &log_, &err)) << err;
+  ASSERT_TRUE(settlement_.Settle(0, &err)) << err;
   EXPECT_EQ(10, disk_.MtimeOf("future.o"));
   EXPECT_EQ(-1, Logged("future.o"));
   EXPECT_EQ(90, Logged("r.h"));  // the stamp is the others' newest input
 }
 
+TEST_F(SkipSettlementTest, AsARecorderItSettlesWhatWasSkippedSinceAtTheCommandsEnd) {
+  std::string err;
+  FinishedCommand command;
+  command.edge = EdgeOf("unscanned");
+  command.status = kExitSuccess;
+  command.end_millis = 42;
+  ASSERT_TRUE(settlement_.Record(command, &err)) << err;  // nothing skipped: nothing written
+  EXPECT_EQ(-1, Logged("a.o"));
+  settlement_.skips()->push_back(EdgeOf("a.o"));
+  ASSERT_TRUE(settlement_.Record(command, &err)) << err;
+  EXPECT_EQ(100, disk_.MtimeOf("a.o"));
+  EXPECT_EQ(100, Logged("a.o"));
+  EXPECT_EQ(42, log_.Lookup("a.o")->start_time);
+  EXPECT_EQ(42, log_.Lookup("a.o")->end_time);
+}
+
 TEST_F(SkipSettlementTest, AnOutputThatCannotBeDatedIsLeftAsItWas) {
   disk_.Delete("a.o");
-  SkipSettlement settlement(&deps_log_, &disk_);
-  settlement.skips()->push_back(EdgeOf("a.o"));
+  settlement_.skips()->push_back(EdgeOf("a.o"));
   std::string err;
-  EXPECT_TRUE(settlement.Settle(0, &log_, &err)) << err;
+  EXPECT_TRUE(settlement_.Settle(0, &err)) << err;
   EXPECT_EQ(-1, Logged("a.o"));
   EXPECT_EQ(20, disk_.MtimeOf("app"));
 }
