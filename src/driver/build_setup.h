@@ -29,6 +29,7 @@ class EdgeOutcomeRecorder;
 class Jobserver;
 class MemoryAdmission;
 class ResourceHistory;
+class SkipSettlement;
 
 // What the driver opened for this build; null: off.
 struct BuildFeatures {
@@ -39,9 +40,10 @@ struct BuildFeatures {
   ResourceHistory* resources = nullptr;     // --keep-free-memory
   EdgeOutcomeRecorder* outcomes = nullptr;  // for -t trace, with .ronin_state
   AuditRecorder* audit = nullptr;           // --audit (never under -n)
+  SkipSettlement* settlement = nullptr;     // --content-hash, unless -n
 };
 
-// The scan's part: content checks and the skips they lead to.
+// The scan's part: content checks, and where the skips they lead to go.
 void SetUpScan(const BuildFeatures& features, DependencyScan* scan);
 
 class BuildSetup {
