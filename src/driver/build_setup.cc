@@ -59,22 +59,21 @@ void BuildSetup::SetUpStages(const BuildConfig& config, const BuildFeatures& fea
     seams_.stages.push_back(owned_stages_.back().get());
   }
   if (config.ronin.remote_jobs > 0) {
-    owned_stages_.emplace_back(
-        new RemoteJobs(RemoteLaunchers(config.ronin.remote_launchers), config.ronin.remote_jobs));
-    seams_.stages.push_back(owned_stages_.back().get());
+    AddOwnedStage(new RemoteJobs(RemoteLaunchers(config.ronin.remote_launchers), config.ronin.remote_jobs));
   }
   if (features.memory) seams_.stages.push_back(features.memory);
-  if (features.jobserver) {
-    owned_stages_.emplace_back(new JobserverSlots(features.jobserver));
-    seams_.stages.push_back(owned_stages_.back().get());
-  }
+  if (features.jobserver) AddOwnedStage(new JobserverSlots(features.jobserver));
   // -n starts every ready edge at once: nothing runs, so nothing limits it.
   if (!config.dry_run) {
     // With a jobserver its tokens are the limit (-l still applies).
     int limit = features.jobserver ? INT_MAX : config.parallelism;
-    owned_stages_.emplace_back(new LocalSlots(limit, config.max_load_average, *runner_, GetLoadAverage));
-    seams_.stages.push_back(owned_stages_.back().get());
+    AddOwnedStage(new LocalSlots(limit, config.max_load_average, *runner_, GetLoadAverage));
   }
+}
+
+void BuildSetup::AddOwnedStage(WorkStage* stage) {
+  owned_stages_.emplace_back(stage);
+  seams_.stages.push_back(stage);
 }
 
 void BuildSetup::SetUpOutputChecks(const BuildConfig& config, const BuildFeatures& features, const State& state,

@@ -59,6 +59,8 @@ class BuildSetup {
  private:
   void SetUpRunner(const BuildConfig& config, const BuildFeatures& features, std::unique_ptr<CommandRunner> runner);
   void SetUpStages(const BuildConfig& config, const BuildFeatures& features);
+  // Chains a stage this setup made, and keeps it for the build's length.
+  void AddOwnedStage(WorkStage* stage);
   void SetUpOutputChecks(const BuildConfig& config, const BuildFeatures& features, const State& state,
                          DiskInterface* disk);
   void SetUpRecorders(const BuildConfig& config, const BuildFeatures& features, DepsLog* deps_log,
