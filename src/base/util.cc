@@ -79,6 +79,10 @@ void Info(const char* format, ...) {
   fflush(stdout);
 }
 
+std::string Counted(int64_t count, std::string_view singular, std::string_view plural) {
+  return std::to_string(count) + " " + std::string(count == 1 ? singular : plural);
+}
+
 std::string StringPrintf(const char* format, ...) {
   va_list ap;
   va_start(ap, format);
@@ -454,6 +458,17 @@ std::string WorkingDirectory() {
     buffer.resize(buffer.size() * 2);
   }
   return buffer.data();
+}
+
+bool ParseCount(std::string_view text, int64_t* value) {
+  if (text.empty() || text.size() > 18) return false;
+  int64_t result = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    result = result * 10 + (c - '0');
+  }
+  *value = result;
+  return true;
 }
 
 int64_t ParseDecimal(const char* text) {

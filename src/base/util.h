@@ -73,6 +73,9 @@ double GetLoadAverage();
 std::string_view DirName(std::string_view path);
 
 std::string StringPrintf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// "1 command", "0 commands": a count and its noun, singular for exactly one
+// (ronin's own messages; Ninja's keep Ninja's words).
+std::string Counted(int64_t count, std::string_view singular, std::string_view plural);
 
 // Reads from `fd` until `size` bytes are in `data` or the file ends,
 // retrying when a signal interrupts: how many bytes were read, or -1 on an
@@ -84,6 +87,10 @@ bool WriteFully(int fd, const char* data, size_t size);
 
 // Milliseconds of a monotonic clock.
 int64_t MonotonicMillis();
+
+// A non-negative decimal of 1 to 18 digits and nothing else (no sign, no
+// space): the counts and times of ronin's own text records.
+bool ParseCount(std::string_view text, int64_t* value);
 
 // strtoll(text, nullptr, 10) and strtoull(text, nullptr, 16) on a
 // NUL-terminated text, computed in place when it is nothing but digits

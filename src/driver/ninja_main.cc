@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include <chrono>
+
+#include "audit/audit_recorder.h"
 #include "base/metrics.h"
 #include "base/util.h"
 #include "cache/build_cache.h"
@@ -105,6 +108,10 @@ bool NinjaMain::OpenStateFile() {
   if (config_.dry_run) state_file_.DisableWrites();
   if (config_.ronin.content_hash) content_store_.reset(new ContentHashStore(&state_, &state_file_));
   if (!config_.dry_run) edge_outcomes_.reset(new EdgeOutcomeRecorder(&state_file_));
+  // A dry run writes nothing, so it leaves skips unsettled.
+  if (content_store_ && !config_.dry_run)
+    skip_settlement_.reset(
+        new SkipSettlement(&build_log_, &deps_log_, &disk_, content_store_.get(), edge_outcomes_.get()));
   if (config_.ronin.keep_free_memory > 0 && !config_.dry_run) {
     resource_history_.reset(new ResourceHistory(&state_, &state_file_));
     memory_admission_.reset(
@@ -137,13 +144,14 @@ bool NinjaMain::CurrentCommand(std::string_view path, std::string* command) cons
   return true;
 }
 
-bool NinjaMain::RebuildManifest(const char* input_file, std::string* err, Status* status) {
+bool NinjaMain::RebuildManifest(const char* input_file, bool just_rebuilt, std::string* err, Status* status) {
   std::string path = input_file;
   if (path.empty()) {
     *err = "empty path";
     return false;
   }
   CanonicalizePath(&path);
+  manifest_path_ = path;
   Node* node = state_.LookupNode(path);
   if (!node) return false;
 
@@ -153,7 +161,13 @@ bool NinjaMain::RebuildManifest(const char* input_file, std::string* err, Status
   BuildFeatures features = Features();
   SetUpScan(features, builder.scan());
   if (!builder.AddTarget(node, err)) return false;
-  if (builder.AlreadyUpToDate()) return false;
+  if (!SettleSkips(err)) return false;
+  if (builder.AlreadyUpToDate()) {
+    // --content-hash compares the next scan's inputs with this edge's run:
+    // those this manifest declares, not those of the one it replaced.
+    if (just_rebuilt && content_store_ && node->in_edge) content_store_->RecordRegeneration(node->in_edge);
+    return false;
+  }
   BuildSetup setup(config_, state_, &build_log_, &deps_log_, &disk_, features);
   if (events_) {
     BuildStartEvent start;
@@ -288,6 +302,10 @@ ExitStatus NinjaMain::Build(int argc, char** argv, Status* status, BuildEndEvent
       return kExitFailure;
     }
   }
+  if (!SettleSkips(&err)) {
+    Error("%s", err.c_str());
+    return kExitFailure;
+  }
 
   if (builder.AlreadyUpToDate()) {
     if (config_.verbosity != BuildConfig::Verbosity::kNoStatusUpdate) Info("no work to do.");
@@ -299,13 +317,16 @@ ExitStatus NinjaMain::Build(int argc, char** argv, Status* status, BuildEndEvent
 
   // --jobserver-pool: only now that commands will run (no FIFO for nothing).
   if (!jobserver) jobserver = StartJobserverPool(config_);
+  std::unique_ptr<AuditRecorder> audit = StartAudit();  // likewise
   features.jobserver = jobserver.get();
   features.cache = cache.get();
+  features.audit = audit.get();
   BuildSetup setup(config_, state_, &build_log_, &deps_log_, &disk_, features);
   if (cache) status->SetCacheCounts(&cache->counts());
   // This process reads no record it writes from here on, unless --watch
   // scans again after the build.
   if (!config_.ronin.watch) deps_log_.KeepRecordedDeps(false);
+  if (config_.ronin.shuffle_seed >= 0) ReportShuffle(kExitSuccess);
   ExitStatus exit_status = builder.Build(setup.seams(), &err);
   status->SetCacheCounts(nullptr);  // the cache goes with this function
   if (cache && g_metrics) printf("%s", cache->StatsLine().c_str());
@@ -313,8 +334,10 @@ ExitStatus NinjaMain::Build(int argc, char** argv, Status* status, BuildEndEvent
   if (exit_status != kExitSuccess) {
     end->error = err;
     Info("build stopped: %s.", err.c_str());
-    if (err.find("interrupted by user") != std::string::npos) return kExitInterrupted;
+    if (config_.ronin.shuffle_seed >= 0) ReportShuffle(exit_status);
+    if (err.find("interrupted by user") != std::string::npos) exit_status = kExitInterrupted;
   }
+  if (audit) exit_status = FinishAudit(*audit, exit_status);
   return exit_status;
 }
 
@@ -324,9 +347,44 @@ BuildFeatures NinjaMain::Features() const {
   features.memory = memory_admission_.get();
   features.resources = resource_history_.get();
   features.outcomes = edge_outcomes_.get();
+  features.settlement = skip_settlement_.get();
   features.events = events_;
   features.explanations = &explanations_;
   return features;
+}
+
+bool NinjaMain::SettleSkips(std::string* err) {
+  if (!skip_settlement_) return true;
+  return skip_settlement_->Settle(static_cast<int>(MonotonicMillis() - start_time_millis_), err);
+}
+
+std::unique_ptr<AuditRecorder> NinjaMain::StartAudit() {
+  if (config_.ronin.audit == RoninOptions::Audit::kOff || config_.dry_run) return nullptr;
+  std::string build_dir = CanonicalAbsolutePath("/", WorkingDirectory());
+  ProjectDirs dirs(build_dir);
+  dirs.AddManifestSources(state_, manifest_path_);
+  for (const std::string& root : config_.ronin.audit_roots) dirs.AddRoot(root);
+  std::string log_dir = CanonicalAbsolutePath(build_dir, build_dir_);
+  int64_t build = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch()).count();
+  return std::unique_ptr<AuditRecorder>(
+      new AuditRecorder(&state_, std::move(dirs), log_dir, &disk_, &state_file_, build));
+}
+
+ExitStatus NinjaMain::FinishAudit(const AuditRecorder& audit, ExitStatus status) {
+  audit.PrintSummary();
+  size_t findings = audit.report().finding_count();
+  if (config_.ronin.audit != RoninOptions::Audit::kStrict || findings == 0 || status != kExitSuccess) return status;
+  Error("--audit=strict: the build has %zu finding%s", findings, findings == 1 ? "" : "s");
+  return kExitFailure;
+}
+
+void NinjaMain::ReportShuffle(ExitStatus status) const {
+  uint32_t seed = static_cast<uint32_t>(config_.ronin.shuffle_seed);
+  if (status == kExitSuccess)
+    Info("shuffle seed %u (--shuffle=%u repeats this order)", seed, seed);
+  else
+    Info("this build ran in shuffled order: --shuffle=%u repeats it", seed);
 }
 
 std::unique_ptr<BuildCache> NinjaMain::OpenBuildCache() {
@@ -345,7 +403,9 @@ void NinjaMain::FinishLogUpgrade() {
   // hashes is rewritten as version 7, so that ninja 1.13 accepts it too.
   if (config_.dry_run || !build_log_.needs_upgrade()) return;
   std::string err;
-  if (!build_log_.Recompact(BuildLogPath(), *this, &err)) Warning("upgrading build log: %s", err.c_str());
+  if (!build_log_.Recompact(BuildLogPath(), *this, &err))
+    Warning("upgrading build log %s to version 7: %s; the next run tries again (ninja 1.13 discards it until then)",
+            BuildLogPath().c_str(), err.c_str());
 }
 
 }  // namespace ronin

@@ -15,6 +15,7 @@
 #include "graph/graph.h"
 #include "graph/state.h"
 #include "scan/dep_loader.h"
+#include "sched/skip_settlement.h"
 #include "status/live_status.h"
 #include "status/status_forwarder.h"
 
@@ -404,15 +405,17 @@ ExitStatus WatchLoop::BuildRound(const std::vector<Node*>& changed, bool* reload
     ninja_->explanations_ = Explanations(config.explain);
     ninja_->start_time_millis_ = MonotonicMillis();
     ninja_->state_.ForgetVerdicts();
+    if (ninja_->skip_settlement_) ninja_->skip_settlement_->ForgetSettled();
   }
   FinishedEdges finished(status_->get());
   std::string err;
   if (!changed.empty()) {
     // As a one-shot run: the manifest first.
-    bool rebuilt = ninja_->RebuildManifest(input_file_, &err, &finished);
+    bool rebuilt = ninja_->RebuildManifest(input_file_, false, &err, &finished);
     NoteWhatRan(finished.edges, reload);
     if (rebuilt) {
       *reload = true;
+      manifest_rebuilt_ = true;
       return kExitSuccess;
     }
     if (!err.empty()) {

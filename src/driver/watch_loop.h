@@ -48,6 +48,9 @@ class WatchLoop {
   // Builds the targets, then waits for changes and builds again, until one
   // of End happens.
   End Run();
+  // After kReload: the round rebuilt the manifest (the fresh run's
+  // RebuildManifest is told, as after a one-shot regeneration).
+  bool manifest_rebuilt() const { return manifest_rebuilt_; }
 
   // A test's limit on watches (RONIN_WATCH_LIMIT), -1 when none: running
   // out of them is then tried without filling the system's table.
@@ -116,6 +119,7 @@ class WatchLoop {
   std::unordered_set<const Node*> dyndep_files_;
   size_t nodes_seen_ = 0;  // nodes whose directories are in dirs_
   bool said_watching_ = false;
+  bool manifest_rebuilt_ = false;
 };
 
 }  // namespace ronin

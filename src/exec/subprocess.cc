@@ -35,6 +35,75 @@ Subprocess::~Subprocess() {
   if (pid_ != -1 && !exited_) Finish();
 }
 
+// How a job starts: with posix_spawn, or under the access monitor
+// (--audit), which must run code in the child and so starts it itself.
+// Either way the child gets its own process group (unless it is a console
+// job), stdin from /dev/null and the pipe as stdout and stderr, the signal
+// mask ninja was started with and ninja's caught signals at their defaults.
+class Subprocess::Launch {
+ public:
+  Launch(Subprocess* subprocess, SubprocessSet* set, int output_fd)
+      : subprocess_(subprocess), monitor_(set->monitor_.get()) {
+    sigemptyset(&defaults_);
+    for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&defaults_, signal);
+    if (monitor_) {
+      watched_.envp = environ;
+      watched_.output_fd = subprocess->use_console_ ? -1 : output_fd;
+      watched_.own_process_group = !subprocess->use_console_;
+      watched_.mask = set->old_mask();
+      watched_.defaults = defaults_;
+      return;
+    }
+    ready_ = posix_spawn_file_actions_init(&actions_) == 0;
+    if (ready_ && posix_spawnattr_init(&attr_) != 0) {
+      posix_spawn_file_actions_destroy(&actions_);
+      ready_ = false;
+    }
+    if (!ready_) return;
+    short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+    posix_spawnattr_setsigmask(&attr_, &set->old_mask());
+    posix_spawnattr_setsigdefault(&attr_, &defaults_);
+    if (!subprocess->use_console_) {
+      // Its own process group, so a terminal's Ctrl-C reaches only ninja,
+      // which then decides what to forward.
+      flags |= POSIX_SPAWN_SETPGROUP;
+      posix_spawnattr_setpgroup(&attr_, 0);
+      posix_spawn_file_actions_addopen(&actions_, 0, "/dev/null", O_RDONLY, 0);
+      posix_spawn_file_actions_adddup2(&actions_, output_fd, 1);
+      posix_spawn_file_actions_adddup2(&actions_, output_fd, 2);
+    }
+#ifdef POSIX_SPAWN_USEVFORK
+    flags |= POSIX_SPAWN_USEVFORK;
+#endif
+    posix_spawnattr_setflags(&attr_, flags);
+  }
+  ~Launch() {
+    if (!ready_) return;
+    posix_spawn_file_actions_destroy(&actions_);
+    posix_spawnattr_destroy(&attr_);
+  }
+
+  // 0, or an errno value.
+  int Spawn(const char* path, char** argv) {
+    if (monitor_) {
+      watched_.path = path;
+      watched_.argv = argv;
+      return monitor_->Spawn(watched_, &subprocess_->pid_, &subprocess_->watch_);
+    }
+    if (!ready_) return ENOMEM;
+    return posix_spawn(&subprocess_->pid_, path, &actions_, &attr_, argv, environ);
+  }
+
+ private:
+  Subprocess* subprocess_;
+  AccessMonitor* monitor_;
+  sigset_t defaults_;
+  WatchedSpawn watched_;
+  posix_spawn_file_actions_t actions_;
+  posix_spawnattr_t attr_;
+  bool ready_ = false;
+};
+
 bool Subprocess::Start(SubprocessSet* set, const std::string& command, const JobFiles* files) {
   // Started before the first job can be orphaned.
   JobReaper* reaper = set->reaps_jobs() ? JobReaper::Get() : nullptr;
@@ -44,44 +113,7 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
     fd_ = pipe_fds[0];
     fcntl(fd_, F_SETFL, fcntl(fd_, F_GETFL) | O_NONBLOCK);
   }
-
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  if (posix_spawn_file_actions_init(&actions) != 0) {
-    errno = ENOMEM;
-    return false;
-  }
-  if (posix_spawnattr_init(&attr) != 0) {
-    posix_spawn_file_actions_destroy(&actions);
-    errno = ENOMEM;
-    return false;
-  }
-
-  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
-  // The child starts with the signal mask ninja itself was started with,
-  // and the signals ninja catches back at their defaults.
-  posix_spawnattr_setsigmask(&attr, &set->old_mask());
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  sigaddset(&defaults, SIGHUP);
-  sigaddset(&defaults, SIGCHLD);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  if (!use_console_) {
-    // Its own process group, so a terminal's Ctrl-C reaches only ninja,
-    // which then decides what to forward.
-    flags |= POSIX_SPAWN_SETPGROUP;
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
-  }
-#ifdef POSIX_SPAWN_USEVFORK
-  flags |= POSIX_SPAWN_USEVFORK;
-#endif
-  posix_spawnattr_setflags(&attr, flags);
-
+  Launch launch(this, set, pipe_fds[1]);
   int result = -1;
   std::vector<std::string> words;
   if (DirectExecEnabled() && SplitSimpleCommand(command, &words)) {
@@ -90,17 +122,15 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
       std::vector<char*> argv;
       for (std::string& word : words) argv.push_back(&word[0]);
       argv.push_back(nullptr);
-      result = posix_spawn(&pid_, program.c_str(), &actions, &attr, argv.data(), environ);
+      result = launch.Spawn(program.c_str(), argv.data());
       started_directly_ = result == 0;
     }
     // Not found, or any failure: the shell runs it and reports in its own words.
   }
   if (result != 0) {
     const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
-    result = posix_spawn(&pid_, "/bin/sh", &actions, &attr, const_cast<char**>(argv), environ);
+    result = launch.Spawn("/bin/sh", const_cast<char**>(argv));
   }
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
   if (!use_console_) close(pipe_fds[1]);
   if (result != 0) {
     pid_ = -1;
@@ -147,6 +177,11 @@ pid_t Subprocess::Wait(int options, int* status) {
   if (result == pid_) {
     peak_rss_kib_ = usage.ru_maxrss;
     if (reaper_) reaper_->Reaped(pid_, !use_console_);
+    // Reaped: every call it made has been answered and noted.
+    if (watch_) {
+      accesses_ = std::make_shared<FileAccesses>(monitor_->Finish(watch_));
+      watch_ = nullptr;
+    }
   }
   return result;
 }
@@ -190,7 +225,8 @@ ExitStatus Subprocess::ReportSignalAsShell(int status) {
   return 128 + signal;
 }
 
-SubprocessSet::SubprocessSet(bool reap_jobs) : reap_jobs_(reap_jobs) {
+SubprocessSet::SubprocessSet(bool reap_jobs, bool watch_commands)
+    : reap_jobs_(reap_jobs), watch_commands_(watch_commands) {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
@@ -221,7 +257,17 @@ SubprocessSet::~SubprocessSet() {
 }
 
 Subprocess* SubprocessSet::Add(const std::string& command, bool use_console, const JobFiles* files) {
+  // The monitor starts with the first command: a build that runs none
+  // (a no-op) pays nothing for --audit.
+  if (watch_commands_ && !monitor_) {
+    monitor_ = AccessMonitor::Start(&monitor_error_);
+    if (!monitor_) {
+      errno = ENOSYS;
+      return nullptr;
+    }
+  }
   Subprocess* subprocess = new Subprocess(use_console);
+  subprocess->monitor_ = monitor_.get();
   if (!subprocess->Start(this, command, files)) {
     delete subprocess;
     return nullptr;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "audit/access_monitor.h"
 #include "base/exit_status.h"
 #include "exec/job_reaper.h"
 
@@ -35,9 +36,12 @@ class Subprocess {
   // The largest resident size in the command's process tree (bytes), once
   // it has been waited for; -1 before.
   int64_t peak_rss_bytes() const { return peak_rss_kib_ < 0 ? -1 : peak_rss_kib_ * 1024; }
+  // What it did to files, once waited for, when it ran watched (--audit).
+  std::shared_ptr<const FileAccesses> accesses() const { return accesses_; }
 
  private:
   friend class SubprocessSet;
+  class Launch;
   explicit Subprocess(bool use_console) : use_console_(use_console) {}
   bool Start(SubprocessSet* set, const std::string& command, const JobFiles* files);
   // Reads what the pipe holds now; closes it at end of file.
@@ -58,16 +62,23 @@ class Subprocess {
   int wait_status_ = 0;
   int64_t peak_rss_kib_ = -1;
   JobReaper* reaper_ = nullptr;  // told of the start and of the reaping
+  AccessMonitor* monitor_ = nullptr;  // --audit: the monitor it runs under
+  CommandWatch* watch_ = nullptr;     // until it is reaped
+  std::shared_ptr<const FileAccesses> accesses_;
 };
 
 class SubprocessSet {
  public:
-  // With `reap_jobs`, commands die with ninja (exec/job_reaper.h).
-  explicit SubprocessSet(bool reap_jobs = true);
+  // With `reap_jobs`, commands die with ninja (exec/job_reaper.h); with
+  // `watch_commands` (--audit), each runs under the file-access monitor
+  // (audit/access_monitor.h), started with the first.
+  explicit SubprocessSet(bool reap_jobs = true, bool watch_commands = false);
   ~SubprocessSet();
 
   // Starts a command via /bin/sh -c; null if it could not be spawned. If
   // ninja dies, the reaper kills it and removes those of `files` it wrote.
+  // When the monitor cannot start, null with errno ENOSYS and
+  // monitor_error() saying why.
   Subprocess* Add(const std::string& command, bool use_console = false, const JobFiles* files = nullptr);
   // Whether Add's `files` are of use.
   bool reaps_jobs() const { return reap_jobs_; }
@@ -88,8 +99,10 @@ class SubprocessSet {
   size_t finished_count() const { return finished_.size(); }
   int interrupted() const { return interrupted_; }
   const sigset_t& old_mask() const { return old_mask_; }
+  const std::string& monitor_error() const { return monitor_error_; }
 
  private:
+  friend class Subprocess;
   bool IsInterrupted() const { return interrupted_ != 0; }
   void HandlePendingInterruption();
   static void SetInterruptedFlag(int signum);
@@ -101,6 +114,9 @@ class SubprocessSet {
   std::vector<Subprocess*> polled_;  // the job of each pipe in poll_fds_
   int interrupted_ = 0;
   bool reap_jobs_;
+  bool watch_commands_;
+  std::unique_ptr<AccessMonitor> monitor_;  // declared before the jobs go: outlives them
+  std::string monitor_error_;
   sigset_t old_mask_;
   struct sigaction old_int_act_, old_term_act_, old_hup_act_, old_chld_act_;
 };

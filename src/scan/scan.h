@@ -51,9 +51,12 @@ class DependencyScan {
   // --content-hash: mtime verdicts are checked against content (null: off).
   void set_content_store(ContentHashStore* store) { content_ = store; }
   ContentHashStore* content_store() const { return content_; }
-  // Who hears of the edges skipped by content (-t trace's record, the
-  // event stream).
+  // Who hears of the edges skipped by content as the scan finds them (the
+  // event stream); -t trace's record follows from their settlement.
   void add_skip_recorder(SkipRecorder* recorder) { skip_recorders_.push_back(recorder); }
+  // Where the edges found clean by content (not by mtimes) are appended,
+  // to be settled (sched/skip_settlement.h). Null: nowhere.
+  void set_content_skips(std::vector<Edge*>* skips) { content_skips_ = skips; }
   Explanations* explanations() const { return explanations_; }
 
  private:
@@ -101,6 +104,7 @@ class DependencyScan {
   Explanations* explanations_;
   ContentHashStore* content_ = nullptr;
   std::vector<SkipRecorder*> skip_recorders_;
+  std::vector<Edge*>* content_skips_ = nullptr;
   DepLoader dep_loader_;
   DyndepLoader dyndep_loader_;
 };

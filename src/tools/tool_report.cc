@@ -15,6 +15,7 @@
 #include "insight/critical_path.h"
 #include "insight/job_slots.h"
 #include "insight/report_html.h"
+#include "insight/rule_kind.h"
 #include "log/edge_outcome.h"
 #include "log/state_file.h"
 #include "tools/tool_common.h"
@@ -41,12 +42,9 @@ int ReportUsage() {
 // The last build's jobs, how long each took in an earlier build, and which
 // the build cache restored: from .ninja_log and ronin's own record of those
 // very runs (a damaged or missing .ronin_state: none marked cached).
-void JobsFromLogs(NinjaMain* ninja, const BuildHistory& history, BuildReport* report) {
+void JobsFromLogs(const BuildHistory& history, const StateFile& state_file, BuildReport* report) {
   report->jobs = history.LastBuild();
   report->earlier_ms = history.EarlierDurations(report->jobs);
-  StateFile state_file;
-  std::string state_err;
-  state_file.LoadReadOnly(ninja->StateFilePath(), &state_err);
   for (const LoggedJob& job : report->jobs) {
     EdgeOutcome outcome;
     report->cached.push_back(FindRunOutcome(state_file, job.outputs.front(), job.start_ms, job.end_ms, &outcome) &&
@@ -68,8 +66,10 @@ void GatherReport(NinjaMain* ninja, BuildReport* report_pointer) {
   if (!ninja->build_dir_.empty() && ninja->build_dir_ != ".") report.title += "/" + ninja->build_dir_;
   LoadAllDyndepsQuietly(ninja);  // dyndep files can add dependencies
   std::vector<const Edge*> edges = EdgesOfJobs(ninja->state_, report.jobs);
-  for (const Edge* edge : edges)
+  for (const Edge* edge : edges) {
     report.rules.push_back(edge ? edge->rule->name() : std::string_view("(not in manifest)"));
+    report.kinds.push_back(RuleKindOf(edge));
+  }
   report.slots = AssignSlots(report.jobs);
   report.critical_path = FindCriticalPath(ninja->state_, report.jobs, edges);
   Summarise(&report);
@@ -92,13 +92,14 @@ int ToolReport(NinjaMain* ninja, const Options*, int argc, char** argv) {
   // Whichever the jobs come from holds the text their paths point into.
   BuildHistory history;
   EventHistory events;
+  StateFile state_file;
   BuildReport report;
   if (!events_path.empty()) {
     if (!LoadEventHistory(ninja, events_path, &events)) return 1;
     JobsFromEvents(events, &report);
   } else {
-    if (!LoadBuildHistory(ninja, &history)) return 1;
-    JobsFromLogs(ninja, history, &report);
+    if (!LoadBuildHistory(ninja, &state_file, &history)) return 1;
+    JobsFromLogs(history, state_file, &report);
   }
   GatherReport(ninja, &report);
   if (output_path.empty())

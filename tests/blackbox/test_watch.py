@@ -192,6 +192,18 @@ class WatchRounds(WatchTestCase):
         self.change(lambda root: bump_mtime(os.path.join(root, "src/a.c")))
         self.assertEqual(["ninja: no work to do."], self.expect_round("src/a.c changed"))
 
+    def test_the_same_content_twice_leaves_what_ninja_finds_up_to_date(self):
+        # Each round settles its skip: the second too, though the first
+        # already settled the same edge (the outputs would be older than
+        # the source for Ninja).
+        self.start(TREE, ["--content-hash"])
+        for _ in range(2):
+            self.change(lambda root: write(os.path.join(root, "src/a.c"), TREE["src/a.c"]))
+            self.assertEqual(["ninja: no work to do."], self.expect_round("src/a.c changed"))
+        self.assertEqual(130, self.watcher.stop())
+        plain = run(NINJA, ["-j1"], self.root)
+        self.assertEqual((0, "ninja: no work to do.\n"), (plain.returncode, plain.stdout))
+
     def test_delete_and_recreate_a_source(self):
         self.start(TREE)
         self.change(lambda root: os.remove(os.path.join(root, "src/c.c")))
