@@ -9,6 +9,7 @@ interruption, -n, -d explain, a regenerated manifest, a manifest that does not l
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -168,6 +169,29 @@ class BuildStreamTest(EventsTestCase):
         end = self.of(events, "build_end")[0]
         self.assertEqual(("no_work", 1), (end["result"], end["counts"]["skipped"]))
         self.assertTrue(self.of(events, "build_start")[0]["options"]["content_hash"])
+
+    def test_the_stream_changes_no_start_order(self):
+        # Ready edges the plan orders by critical path (and --shuffle by its
+        # seed): with the stream, the same commands start in the same order.
+        manifest = "rule cp\n  command = cat $in > $out\n  description = CP $out\n"
+        manifest += "".join("build o%d: cp a.c\n" % i for i in range(12))
+        manifest += "build c1: cp o5\nbuild c2: cp c1\nbuild c3: cp c2 o9\n"
+        manifest += "build all: cp c3 %s\n" % " ".join("o%d" % i for i in range(12))
+        for args in (["-j1"], ["-j1", "--shuffle=7"]):
+            outputs = []
+            for name, stream in (("plain", []), ("streamed", ["--events=events.json"])):
+                self.write(name + "/build.ninja", manifest)
+                self.write(name + "/a.c", "a\n")
+                r = self.ninja("-C", name, *(args + stream))
+                self.assertEqual(0, r.returncode, r.stdout + r.stderr)
+                outputs.append(r.stdout.replace(name, "DIR"))
+            self.assertEqual(outputs[0], outputs[1])
+            printed = re.findall(r"^\[\d+/\d+\] CP (\S+)$", outputs[1], re.M)
+            self.assertEqual(16, len(printed))
+            started = [e["outputs"][0] for e in self.of(self.stream(), "edge_start")]
+            self.assertEqual(printed, started)
+            for name in ("plain", "streamed"):
+                shutil.rmtree(self.path(name))
 
     def test_an_open_descriptor(self):
         read_end, write_end = os.pipe()
