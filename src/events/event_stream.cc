@@ -205,6 +205,7 @@ void EventStream::BuildStarted(const BuildStartEvent& event) {
   AppendBool("jobserver_pool", config.ronin.jobserver_pool, &line);
   line.push_back('}');
   End();
+  WriteSkipsBeforeBuild();
 }
 
 void EventStream::EdgeStarted(const Edge* edge, int64_t start_ms) {
@@ -231,6 +232,23 @@ void EventStream::EdgeSkipped(const Edge* edge, const char* reason) {
   AppendEdge(edge, &line);
   AppendString("reason", reason, &line);
   End();
+}
+
+void EventStream::Skipped(const Edge* edge) {
+  if (in_build_) return EdgeSkipped(edge, "content_unchanged");
+  skips_before_build_.emplace_back();
+  AppendEdge(edge, &skips_before_build_.back());
+}
+
+void EventStream::WriteSkipsBeforeBuild() {
+  for (const std::string& edge_fields : skips_before_build_) {
+    ++counts_.skipped;
+    std::string& line = Begin("edge_skipped");
+    line.append(edge_fields);
+    AppendString("reason", "content_unchanged", &line);
+    End();
+  }
+  skips_before_build_.clear();
 }
 
 void EventStream::EdgeFinished(const EdgeEndEvent& event) {

@@ -78,12 +78,10 @@ class EventStream : public SkipRecorder {
   void Explained(const Edge* edge, const std::vector<std::string>& reasons);
   // edge_skipped: not run although its mtimes said so (--content-hash).
   void EdgeSkipped(const Edge* edge, const char* reason);
-  // SkipRecorder: the scan's skips, within a build. (The manifest's own
-  // scan comes before its build_start, which is written only if it has
-  // work: a skip there is not told.)
-  void Skipped(const Edge* edge) override {
-    if (in_build_) EdgeSkipped(edge, "content_unchanged");
-  }
+  // SkipRecorder: the scan's skips. The manifest's own scan comes before
+  // any build_start (its build has one only if it has work): a skip found
+  // there is held until the next build starts, and goes in it.
+  void Skipped(const Edge* edge) override;
   void EdgeFinished(const EdgeEndEvent& event);
   void BuildFinished(const BuildEndEvent& event);
   // error: a problem outside any build (the manifest does not load, ...).
@@ -103,6 +101,8 @@ class EventStream : public SkipRecorder {
   std::string& Begin(const char* name);
   // Ends the line and writes it.
   void End();
+  // edge_skipped for each skip held since the last build (Skipped).
+  void WriteSkipsBeforeBuild();
 
   int fd_;
   bool owned_;
@@ -117,6 +117,9 @@ class EventStream : public SkipRecorder {
     int started = 0, succeeded = 0, failed = 0, cached = 0, skipped = 0;
   } counts_;
   std::string line_;    // the line being made (kept: its capacity is reused)
+  // Skips found outside a build, as their edge's fields (AppendEdge): the
+  // edge may be gone when they are written (a reload).
+  std::vector<std::string> skips_before_build_;
 };
 
 }  // namespace ronin

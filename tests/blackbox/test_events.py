@@ -36,6 +36,10 @@ TREE = {
 }
 
 
+def set_mtime(path, seconds):
+    os.utime(path, (seconds, seconds))
+
+
 def read_log(path):
     """{output: (start, end, mtime, hash)} of a .ninja_log v7, last entry wins."""
     entries = {}
@@ -169,6 +173,24 @@ class BuildStreamTest(EventsTestCase):
         end = self.of(events, "build_end")[0]
         self.assertEqual(("no_work", 1), (end["result"], end["counts"]["skipped"]))
         self.assertTrue(self.of(events, "build_start")[0]["options"]["content_hash"])
+
+    def test_a_skip_of_the_manifests_own_edge_is_told_in_the_next_build(self):
+        # (cp -p: the regenerated manifest has its input's mtime, in the past.)
+        manifest = TREE["build.ninja"] + "rule regen\n  command = cp -p build.in build.ninja\n  generator = 1\n" \
+                                         "build build.ninja: regen build.in\n"
+        self.write("build.ninja", manifest)
+        self.write("build.in", manifest)
+        now = time.time()
+        set_mtime(self.path("build.ninja"), now - 30)
+        set_mtime(self.path("build.in"), now - 20)  # newer than build.ninja: the first run regenerates
+        self.assertEqual(0, self.ninja("--content-hash").returncode)
+        set_mtime(self.path("build.in"), now - 10)  # newer again, its content the same
+        r = self.ninja("--content-hash", "--events=events.json")
+        self.assertEqual(0, r.returncode, r.stdout + r.stderr)
+        events = self.stream()
+        self.assertEqual(["stream_start", "build_start", "edge_skipped"], [e["event"] for e in events[:3]])
+        self.assertEqual((["build.ninja"], 1), (events[2]["outputs"], events[2]["build"]))
+        self.assertEqual(1, self.of(events, "build_end")[0]["counts"]["skipped"])
 
     def test_the_stream_changes_no_start_order(self):
         # Ready edges the plan orders by critical path (and --shuffle by its
