@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,7 @@
 #include "image/graph_loader.h"
 #include "scan/prefetch.h"
 #include "status/live_status.h"
+#include "status/terminal.h"
 #include "tools/tools.h"
 
 namespace ronin {
@@ -306,7 +306,7 @@ int ReadFlags(int* argc, char*** argv, Options* options, BuildConfig* config) {
 // flush stdout first, so the interleaving with stderr is unchanged). The
 // browse server's messages must appear as they happen.
 int RunTool(const Tool* tool, NinjaMain* ninja, const Options* options, int argc, char** argv) {
-  if (!isatty(STDOUT_FILENO) && strcmp(tool->name, "browse") != 0) {
+  if (!StdoutIsTerminal() && strcmp(tool->name, "browse") != 0) {
     fflush(stdout);
     setvbuf(stdout, nullptr, _IOFBF, 1 << 16);
   }
@@ -429,7 +429,7 @@ int main(int argc, char** argv) {
   // instead of staying resident in arenas of their own (peak RSS of the
   // first run after a manifest change -1.2 MB). Workers allocate little
   // else, so they rarely wait for the arena's lock.
-  mallopt(M_ARENA_MAX, 1);
+  ronin::UseOneMallocArena();
   int result = ronin::RealMain(argc, argv);
   fflush(stdout);
   ronin::JobReaper::LetGoOfLock();  // no job is left: the next ninja must not wait for it

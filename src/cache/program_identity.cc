@@ -1,14 +1,12 @@
 // Which programs a command runs, and what they are (program_identity.h).
 #include "cache/program_identity.h"
 
-#include <limits.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <mutex>
 #include <unordered_map>
 
+#include "base/file_io.h"
 #include "cache/cache_key.h"
 
 namespace ronin {
@@ -23,23 +21,20 @@ std::string ResolveProgramUncached(const std::string& word) {
     const char* path = getenv("PATH");
     std::string dirs = path ? path : "/usr/bin:/bin";
     for (size_t start = 0; start <= dirs.size();) {
-      size_t colon = dirs.find(':', start);
+      size_t colon = dirs.find(kPathListSeparator, start);
       if (colon == std::string::npos) colon = dirs.size();
       std::string dir = dirs.substr(start, colon - start);
       std::string full = (dir.empty() ? "." : dir) + "/" + word;
-      if (access(full.c_str(), X_OK) == 0) {
+      if (MayExecute(full.c_str())) {
         candidate = full;
         break;
       }
       start = colon + 1;
     }
   }
-  struct stat st;
-  if (candidate.empty() || stat(candidate.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
-      access(candidate.c_str(), X_OK) != 0)
-    return "";
-  char resolved[PATH_MAX];
-  return realpath(candidate.c_str(), resolved) ? resolved : candidate;
+  if (candidate.empty() || !IsExecutableFile(candidate.c_str())) return "";
+  std::string resolved = RealPath(candidate.c_str());
+  return resolved.empty() ? candidate : resolved;
 }
 
 // ResolveProgram once per word and process: every cacheable command is

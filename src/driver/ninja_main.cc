@@ -167,7 +167,8 @@ Node* NinjaMain::CollectTarget(const char* cpath, std::string* err) {
     *err = "empty path";
     return nullptr;
   }
-  CanonicalizePath(&path);
+  uint64_t slash_bits;
+  CanonicalizePath(&path, &slash_bits);
   // "foo.c^" means the first output of the first edge using foo.c.
   bool first_dependent = false;
   if (path.back() == '^') {
@@ -176,7 +177,7 @@ Node* NinjaMain::CollectTarget(const char* cpath, std::string* err) {
   }
   Node* node = state_.LookupNode(path);
   if (!node) {
-    *err = "unknown target '" + path + "'";
+    *err = "unknown target '" + Decanonicalize(path, slash_bits) + "'";
     if (path == "clean") {
       *err += ", did you mean 'ninja -t clean'?";
     } else if (path == "help") {

@@ -1,7 +1,6 @@
 #include "scan/content_hash_store.h"
 
 #include <string.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -9,6 +8,7 @@
 #include <tuple>
 
 #include "base/background_thread.h"
+#include "base/file_io.h"
 #include "base/hash.h"
 #include "base/metrics.h"
 #include "graph/graph.h"
@@ -99,10 +99,9 @@ bool ContentHashStore::CurrentDigest(const Node* node, FileDigest* digest) {
   }
   std::string path(node->path);
   FileDigest recorded;
-  struct stat info;
-  if (Recorded(node->path, &recorded) && recorded.mtime == node->mtime && stat(path.c_str(), &info) == 0 &&
-      info.st_size == recorded.size &&
-      static_cast<TimeStamp>(info.st_mtim.tv_sec) * 1000000000LL + info.st_mtim.tv_nsec == recorded.mtime) {
+  FileStatus info;
+  if (Recorded(node->path, &recorded) && recorded.mtime == node->mtime && StatPath(path.c_str(), &info) &&
+      static_cast<int64_t>(info.size) == recorded.size && info.mtime == recorded.mtime) {
     current_[node] = *digest = recorded;
     return true;
   }

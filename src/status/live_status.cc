@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +10,7 @@
 #include "graph/graph.h"
 #include "status/cache_counts.h"
 #include "status/line_printer.h"
+#include "status/terminal.h"
 
 namespace ronin {
 
@@ -75,7 +75,7 @@ void FitWidth(std::string* line, size_t width) {
 void WriteToTerminal(const std::string& text) {
   fflush(stdout);  // what the status line printed goes first
   // A failure means the terminal went away: nothing to show.
-  WriteFully(STDOUT_FILENO, text.data(), text.size());
+  WriteFully(fileno(stdout), text.data(), text.size());
 }
 
 bool IsBlank(std::string_view line) {
@@ -158,12 +158,12 @@ void LiveStatus::Refresh(int64_t time_millis) {
 void LiveStatus::Draw(int64_t now_millis) {
   // The terminal's size is read at every draw, so a resize (SIGWINCH)
   // shows at the next one.
-  winsize size;
-  if (console_jobs_ > 0 || jobs_.empty() || ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) {
+  TerminalSize size;
+  if (console_jobs_ > 0 || jobs_.empty() || !StdoutTerminalSize(&size)) {
     Erase();
     return;
   }
-  if (size.ws_col != columns_ || size.ws_row != rows_) {
+  if (size.columns != columns_ || size.rows != rows_) {
     // Resized (SIGWINCH): the terminal may have rewrapped the status line
     // and the block anywhere around the cursor. Start again from the
     // status line's row.
@@ -172,10 +172,10 @@ void LiveStatus::Draw(int64_t now_millis) {
       block_lines_ = 0;
       classic_.RepaintStatusLine();
     }
-    columns_ = size.ws_col;
-    rows_ = size.ws_row;
+    columns_ = size.columns;
+    rows_ = size.rows;
   }
-  int rows = cache_counts_ ? size.ws_row - 1 : size.ws_row;  // a row kept for the cache's
+  int rows = cache_counts_ ? size.rows - 1 : size.rows;  // a row kept for the cache's
   // Descriptions are evaluated for the jobs drawn, once each; most jobs end
   // before a redraw and never need theirs.
   for (size_t i = 0, shown = ShownJobs(jobs_.size(), rows); i < shown; ++i) {
@@ -189,10 +189,10 @@ void LiveStatus::Draw(int64_t now_millis) {
   // Each row on a line of its own below the status line (scrolling the
   // screen if needed), then back up: relative moves survive the scroll.
   frame_.clear();
-  int lines = AppendBlock(jobs_, now_millis, size.ws_col, rows, &frame_);
+  int lines = AppendBlock(jobs_, now_millis, size.columns, rows, &frame_);
   if (cache_counts_ && lines > 0) {
     std::string line = CacheLine(cache_counts_->hits, cache_counts_->misses, cache_counts_->bytes_restored);
-    FitWidth(&line, static_cast<size_t>(size.ws_col) - 1);
+    FitWidth(&line, static_cast<size_t>(size.columns) - 1);
     frame_ += "\r\n";
     frame_ += line;
     frame_ += "\x1B[K";
