@@ -1,6 +1,5 @@
 // The `ninja` command: flags, then the load / regenerate / build loop.
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/getopt.h"
 #include "base/metrics.h"
 #include "base/util.h"
 #include "base/version.h"
@@ -73,7 +73,10 @@ bool DebugEnable(const std::string& name, BuildConfig* config) {
         "  explain      explain what caused a command to execute\n"
         "  keepdepfile  don't delete depfiles after they're read by ninja\n"
         "  keeprsp      don't delete @response files on success\n"
-        "multiple modes can be enabled via -d FOO -d BAR\n");
+        "%s"
+        "multiple modes can be enabled via -d FOO -d BAR\n",
+        RealDiskInterface::HasStatCache() ? "  nostatcache  don't batch stat() calls per directory and cache them\n"
+                                          : "");
     return false;
   }
   if (name == "stats") {
@@ -92,7 +95,10 @@ bool DebugEnable(const std::string& name, BuildConfig* config) {
     config->keep_rsp = true;
     return true;
   }
-  if (name == "nostatcache") return true;  // Windows-only; accepted everywhere
+  if (name == "nostatcache") {  // Windows' cache; accepted everywhere
+    config->stat_cache = false;
+    return true;
+  }
   std::string_view suggestion =
       SpellcheckString(name, {"stats", "explain", "keepdepfile", "keeprsp", "nostatcache"});
   if (!suggestion.empty())
@@ -262,10 +268,10 @@ int ReadEnvironmentFlags(Options* options, BuildConfig* config, bool* need_guess
   // "+": stop at the first word that is not an option instead of
   // permuting, so that a stray word is reported, not silently skipped.
   std::string short_options = std::string("+:") + kShortOptions;
-  optind = 0;  // glibc: a full re-initialisation before each scan
+  optind = 0;  // a full re-initialisation before each scan (base/getopt.h)
   opterr = 0;  // our own messages, naming RONIN_FLAGS
   int opt;
-  while ((opt = getopt_long(count, args.data(), short_options.c_str(), long_options.data(), nullptr)) !=
+  while ((opt = GetoptLong(count, args.data(), short_options.c_str(), long_options.data())) !=
          -1) {
     if (opt == '?' || opt == ':') {
       const char* word = args[optind - 1];
@@ -291,7 +297,7 @@ int ReadFlags(int* argc, char*** argv, Options* options, BuildConfig* config) {
   std::vector<option> long_options = LongOptions();
   int opt;
   while (!options->tool &&
-         (opt = getopt_long(*argc, *argv, kShortOptions, long_options.data(), nullptr)) != -1) {
+         (opt = GetoptLong(*argc, *argv, kShortOptions, long_options.data())) != -1) {
     exit_code = ApplyFlag(opt, FlagSource::kCommandLine, options, config, &need_guess);
     if (exit_code >= 0) return exit_code;
   }

@@ -54,6 +54,9 @@ struct BuildConfig {
   bool keep_depfile = false;
   bool keep_rsp = false;
   bool explain = false;
+  // -d nostatcache: no per-directory stat cache while scanning (Windows,
+  // base/disk.h; the flag is taken everywhere, as Ninja does).
+  bool stat_cache = true;
   RoninOptions ronin;  // ronin's own options (driver/ronin_options.h parses them)
 };
 

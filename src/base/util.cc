@@ -319,6 +319,19 @@ void AppendShellEscaped(std::string_view text, std::string* out) {
   out->push_back('\'');
 }
 
+std::string TextFileBytes(std::string text) {
+  if constexpr (!kWindows) return text;
+  size_t newlines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+  if (newlines == 0) return text;
+  std::string crlf;
+  crlf.reserve(text.size() + newlines);
+  for (char c : text) {
+    if (c == '\n') crlf.push_back('\r');
+    crlf.push_back(c);
+  }
+  return crlf;
+}
+
 void AppendWin32Escaped(std::string_view text, std::string* out) {
   if (text.find_first_of(" \"") == std::string_view::npos) {
     out->append(text);

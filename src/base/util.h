@@ -70,6 +70,11 @@ inline void AppendCommandEscaped(std::string_view text, std::string* out) {
     AppendShellEscaped(text, out);
 }
 
+// `text` as the platform writes a text file (an rspfile): each "\n" as
+// "\r\n" on Windows (what its C library's text mode does, and so Ninja
+// since 1.13.1), unchanged elsewhere.
+std::string TextFileBytes(std::string text);
+
 // JSON string escaping as Ninja's compdb does it: named escapes for the
 // common control characters, \u00xx for the rest, bytes >= 0x20 (UTF-8
 // included) passed through.
@@ -127,6 +132,16 @@ int64_t CommandLineLimit();
 // which ninja.exe's manifest asks to be; POSIX systems pass bytes through,
 // taken as UTF-8).
 bool ActiveCodePageIsUtf8();
+
+// The system's words for the last call that failed: strerror(errno) on
+// POSIX, Windows' own text for GetLastError() (with its "\r\n") there.
+std::string LastSystemError();
+
+// The process's command line as one string, as Windows keeps it
+// (GetCommandLine); "" on POSIX, where the kernel keeps only argv.
+std::string RawCommandLine();
+// Adds or replaces an environment variable, given as "NAME=VALUE".
+void PutEnvironmentEntry(const std::string& entry);
 
 // Makes every thread allocate from one malloc arena (glibc), so that what
 // helper threads free is reused by the main thread; nothing elsewhere.

@@ -101,6 +101,14 @@ int64_t CommandLineLimit() { return sysconf(_SC_ARG_MAX); }
 
 bool ActiveCodePageIsUtf8() { return true; }
 
+std::string LastSystemError() { return strerror(errno); }
+
+std::string RawCommandLine() { return std::string(); }
+
+void PutEnvironmentEntry(const std::string& entry) {
+  putenv(strdup(entry.c_str()));  // putenv keeps the string: it must live on
+}
+
 void UseOneMallocArena() { mallopt(M_ARENA_MAX, 1); }
 
 std::string WorkingDirectory() {

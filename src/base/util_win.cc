@@ -6,6 +6,7 @@
 
 #include <direct.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <vector>
@@ -68,6 +69,12 @@ int64_t MonotonicMillis() {
 int64_t CommandLineLimit() { return 32767; }  // CreateProcess's, in characters
 
 bool ActiveCodePageIsUtf8() { return GetACP() == CP_UTF8; }
+
+std::string LastSystemError() { return LastErrorText(); }
+
+std::string RawCommandLine() { return GetCommandLineA(); }
+
+void PutEnvironmentEntry(const std::string& entry) { _putenv(entry.c_str()); }
 
 void UseOneMallocArena() {}
 

@@ -405,7 +405,10 @@ bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int
   std::vector<std::string> paths;
   *filtered_output = output;
   if (edge->GetBinding(Rule::kDeps) == "msvc") {
-    *filtered_output = FilterShowIncludes(output, edge->GetBinding(Rule::kMsvcDepsPrefix), &paths, CanonicalizePath);
+    std::string err;
+    if (!FilterShowIncludes(output, edge->GetBinding(Rule::kMsvcDepsPrefix), &paths, NormalizeIncludePath,
+                            filtered_output, &err))
+      return false;
   } else if (!edge->GetUnescapedDepfile().empty()) {
     std::string content, err;
     bool executable;

@@ -222,6 +222,9 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
     Error("%s", err.c_str());
     return kExitFailure;
   }
+  // Windows lists each directory once for the scan (as ninja.exe); the
+  // build itself stats afresh, so that restat sees new times.
+  disk_.AllowStatCache(config_.stat_cache);
 
   // Ninja looks for make's jobserver here, after the targets are known and
   // before they are scanned. Declared before the builder, which uses it.
@@ -239,6 +242,7 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
       return kExitFailure;
     }
   }
+  disk_.AllowStatCache(false);
 
   if (builder.AlreadyUpToDate()) {
     if (config_.verbosity != BuildConfig::Verbosity::kNoStatusUpdate) Info("no work to do.");
