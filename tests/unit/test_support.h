@@ -6,12 +6,9 @@
 #define RONIN_TESTS_UNIT_TEST_SUPPORT_H_
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -23,6 +20,9 @@
 #include <vector>
 
 #include "base/disk.h"
+#include "base/file_io.h"
+#include "base/remove_tree.h"
+#include "base/util.h"
 #include "graph/graph.h"
 #include "graph/manifest_parser.h"
 #include "graph/state.h"
@@ -93,7 +93,9 @@ Node* NodeOrNull(const State& state, const std::string& path);
 template <typename Nodes>
 std::string Paths(const Nodes& nodes);  // a vector of nodes, space-separated
 
-// A fresh directory under $TMPDIR (or /tmp), removed with its contents.
+// A fresh directory under $TMPDIR (or /tmp; on Windows %TEMP%), removed
+// with its contents. Made and removed through ronin's own file layer
+// (file_io.h, remove_tree.h), which works on both platforms.
 class ScopedTempDir {
  public:
   ScopedTempDir();
@@ -222,22 +224,27 @@ std::string Paths(const Nodes& nodes) {
 
 inline ScopedTempDir::ScopedTempDir() {
   const char* tmp = getenv("TMPDIR");
-  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/ronin_unit_XXXXXX";
-  std::vector<char> buffer(pattern.begin(), pattern.end());
-  buffer.push_back('\0');
-  if (!mkdtemp(buffer.data())) {
-    ADD_FAILURE() << "mkdtemp: " << strerror(errno);
-    return;
+  if (kWindows && !(tmp && *tmp)) tmp = getenv("TEMP");
+  std::string base = std::string(tmp && *tmp ? tmp : "/tmp") + "/ronin_unit_";
+  // A name no other test process takes: a new directory is the proof.
+  static unsigned counter = 0;
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    std::string candidate = base + std::to_string(MonotonicMillis() % 1000000) + "_" + std::to_string(counter++) +
+                            "_" + std::to_string(rand() % 100000);
+    if (MakeDirectory(candidate.c_str())) {
+      path_ = candidate;
+      return;
+    }
+    if (errno != EEXIST) break;
   }
-  path_ = buffer.data();
+  ADD_FAILURE() << "cannot make a directory under " << base << ": " << strerror(errno);
 }
 
-namespace internal {
-inline int RemoveEntry(const char* path, const struct stat*, int, struct FTW*) { return remove(path); }
-}  // namespace internal
-
 inline ScopedTempDir::~ScopedTempDir() {
-  if (!path_.empty()) nftw(path_.c_str(), internal::RemoveEntry, 16, FTW_DEPTH | FTW_PHYS);
+  if (path_.empty()) return;
+  std::string err;
+  EmptyDirectory(path_, &err);
+  RealDiskInterface().RemoveFile(path_);
 }
 
 inline std::string ReadRealFile(const std::string& path) {
@@ -255,8 +262,8 @@ inline void WriteRealFile(const std::string& path, const std::string& contents) 
 }
 
 inline bool RealFileExists(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0;
+  FileStatus status;
+  return StatPath(path.c_str(), &status);
 }
 
 }  // namespace test
