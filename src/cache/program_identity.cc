@@ -1,4 +1,4 @@
-// Which programs a command runs, and what they are (program_identity.h).
+// Which programs a command runs, and what they are (cache/program_identity.h).
 #include "cache/program_identity.h"
 
 #include <stdlib.h>
@@ -8,41 +8,26 @@
 
 #include "base/file_io.h"
 #include "cache/cache_key.h"
+#include "exec/path_lookup.h"
 
 namespace ronin {
 namespace {
 
-// The executable file `word` names, resolved to its real path; empty if none.
+// The executable file `word` names (exec/path_lookup.h: the very file the
+// spawner runs), resolved to its real path; empty if none.
 std::string ResolveProgramUncached(const std::string& word) {
-  std::string candidate;
-  if (word.find('/') != std::string::npos) {
-    candidate = word;
-  } else {
-    const char* path = getenv("PATH");
-    std::string dirs = path ? path : "/usr/bin:/bin";
-    for (size_t start = 0; start <= dirs.size();) {
-      size_t colon = dirs.find(kPathListSeparator, start);
-      if (colon == std::string::npos) colon = dirs.size();
-      std::string dir = dirs.substr(start, colon - start);
-      std::string full = (dir.empty() ? "." : dir) + "/" + word;
-      if (MayExecute(full.c_str())) {
-        candidate = full;
-        break;
-      }
-      start = colon + 1;
-    }
-  }
-  if (candidate.empty() || !IsExecutableFile(candidate.c_str())) return "";
-  std::string resolved = RealPath(candidate.c_str());
-  return resolved.empty() ? candidate : resolved;
+  std::string program = FindProgram(word);
+  if (program.empty()) return "";
+  std::string resolved = RealPath(program.c_str());
+  return resolved.empty() ? program : resolved;
 }
 
-// ResolveProgram once per word and process: every cacheable command is
-// keyed twice (before it runs and when it is stored), each time walking
-// PATH for its leading words, and most commands of a build share them.
-// PATH does not change during a build; a program replaced in place keeps
-// its path and changes its digest, which FileHasher sees. A path (a word
-// with '/') that names nothing yet is looked at again: the build may make it.
+// ResolveProgramUncached once per word and process: every cacheable command
+// is keyed twice (before it runs and when it is stored), each time for its
+// leading words, and most commands of a build share them. A program
+// replaced in place keeps its path and changes its digest, which
+// FileHasher sees. A path (a word with '/') that names nothing yet is
+// looked at again: the build may make it.
 std::string ResolveProgram(const std::string& word) {
   static std::mutex mutex;
   static auto* resolved = new std::unordered_map<std::string, std::string>;

@@ -58,7 +58,7 @@ class Subprocess {
 
 class SubprocessSet {
  public:
-  // With `reap_jobs`, commands die with ninja (job_reaper.h).
+  // With `reap_jobs`, commands die with ninja (exec/job_reaper.h).
   explicit SubprocessSet(bool reap_jobs = true);
   ~SubprocessSet();
 

@@ -17,6 +17,7 @@
 #include "base/util.h"
 #include "exec/direct_exec.h"
 #include "exec/job_reaper.h"
+#include "exec/path_lookup.h"
 
 extern char** environ;
 
@@ -41,7 +42,7 @@ struct Subprocess::Platform {
   ExitStatus ReportSignalAsShell(Subprocess* job, int status);
 
   int fd = -1;
-  bool started_directly = false;  // without /bin/sh (direct_exec.h)
+  bool started_directly = false;  // without /bin/sh (exec/direct_exec.h)
   int wait_status = 0;
   JobReaper* reaper = nullptr;  // told of the start and of the reaping
 };
@@ -68,7 +69,7 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
   JobReaper* reaper = set->reaps_jobs() ? JobReaper::Get() : nullptr;
   int pipe_fds[2] = {-1, -1};
   if (!use_console_) {
-    if (pipe2(pipe_fds, O_CLOEXEC) < 0) return false;  // errno says why (spawn_retry.h)
+    if (pipe2(pipe_fds, O_CLOEXEC) < 0) return false;  // errno says why (exec/spawn_retry.h)
     platform_->fd = pipe_fds[0];
     fcntl(platform_->fd, F_SETFL, fcntl(platform_->fd, F_GETFL) | O_NONBLOCK);
   }
@@ -113,7 +114,7 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
   int result = -1;
   std::vector<std::string> words;
   if (DirectExecEnabled() && SplitSimpleCommand(command, &words)) {
-    const std::string& program = ResolveProgram(words[0]);
+    std::string program = FindProgram(words[0]);
     if (!program.empty()) {
       std::vector<char*> argv;
       for (std::string& word : words) argv.push_back(&word[0]);
@@ -135,7 +136,7 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
     errno = result;
     return false;
   }
-  // Killed with ninja if ninja dies before reaping it (job_reaper.h).
+  // Killed with ninja if ninja dies before reaping it (exec/job_reaper.h).
   platform_->reaper = reaper;
   if (reaper) reaper->Started(pid_, !use_console_, files ? *files : JobFiles());
   return true;

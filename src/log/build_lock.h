@@ -20,8 +20,8 @@ namespace ronin {
 bool LockBuildDirectory(const std::string& dir, bool* waited, std::string* err);
 
 // The descriptors holding this process's locks: the job reaper keeps them
-// until the commands of a ninja that died are gone (job_reaper.h). None on
-// Windows, which has no reaper yet.
+// until the commands of a ninja that died are gone (exec/job_reaper.h). None
+// on Windows, which has no reaper yet.
 std::vector<int> HeldBuildLockDescriptors();
 
 }  // namespace ronin
