@@ -257,6 +257,9 @@ bool BuildLog::OpenForWriteIfNeeded() {
   file_ = OpenStream(file_path_.c_str(), "ab");
   if (!file_) return false;
   if (setvbuf(file_, nullptr, _IOLBF, BUFSIZ) != 0) return false;
+  // Windows' C library leaves an append stream at 0 until the first write:
+  // without the seek an existing log would get a second signature line.
+  fseek(file_, 0, SEEK_END);
   if (ftell(file_) == 0) {
     if (fprintf(file_, "%s%d\n", kSignaturePrefix, kCurrentVersion) < 0) return false;
     if (fflush(file_) != 0) return false;
