@@ -124,7 +124,7 @@ void LiveStatus::BuildEdgeFinished(const Edge* edge, int64_t start_time_millis, 
 }
 
 void LiveStatus::RecordFailure(const Edge* edge, ExitStatus exit_code) {
-  std::string failure = "  [code=" + std::to_string(exit_code) + "]";
+  std::string failure = "  [code=" + ExitCodeText(exit_code) + "]";
   for (const Node* node : edge->outputs) failure += " " + std::string(node->path);
   failures_.push_back(failure);
 }

@@ -83,7 +83,7 @@ void StatusPrinter::BuildEdgeFinished(const Edge* edge, int64_t start_time_milli
       outputs.append(output_node->path);
       outputs.push_back(' ');
     }
-    std::string failed = "FAILED: [code=" + std::to_string(exit_code) + "] ";
+    std::string failed = "FAILED: [code=" + ExitCodeText(exit_code) + "] ";
     if (printer_.supports_color())
       printer_.PrintOnNewLine("\x1B[31m" + failed + "\x1B[0m" + outputs + "\n");
     else
