@@ -10,6 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _WIN32
+#include <direct.h>
+#include <fcntl.h>
+#include <io.h>
+#endif
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -26,6 +32,15 @@
 #include "graph/graph.h"
 #include "graph/manifest_parser.h"
 #include "graph/state.h"
+
+#ifdef _WIN32
+// The POSIX calls the tests make, in the C library's Windows terms (the
+// unit tests also run as a .exe under wine: misc/wine-unit-tests.py).
+inline int setenv(const char* name, const char* value, int) { return _putenv_s(name, value); }
+inline int unsetenv(const char* name) { return _putenv_s(name, ""); }
+inline int mkdir(const char* path, int) { return _mkdir(path); }
+inline int pipe(int fds[2]) { return _pipe(fds, 64 * 1024, _O_BINARY); }
+#endif
 
 namespace ronin {
 namespace test {
