@@ -181,4 +181,14 @@ int RealDiskInterface::RemoveFile(const std::string& path) {
   return -1;
 }
 
+bool RealDiskInterface::SetMtime(const std::string& path, TimeStamp mtime, std::string* err) {
+  HANDLE file = CreateFileA(path.c_str(), FILE_WRITE_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                            nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  FILETIME time = FileTimeFromTimeStamp(mtime);
+  bool set = file != INVALID_HANDLE_VALUE && SetFileTime(file, nullptr, nullptr, &time);  // the access time stays
+  if (!set) *err = "SetFileTime(" + path + "): " + LastErrorText();
+  if (file != INVALID_HANDLE_VALUE) CloseHandle(file);
+  return set;
+}
+
 }  // namespace ronin

@@ -112,6 +112,9 @@ std::string_view DirName(std::string_view path);
 const char* FindLastByte(const char* data, char byte, size_t size);
 
 std::string StringPrintf(const char* format, ...) RONIN_PRINTF(1, 2);
+// "1 command", "0 commands": a count and its noun, singular for exactly one
+// (ronin's own messages; Ninja's keep Ninja's words).
+std::string Counted(int64_t count, std::string_view singular, std::string_view plural);
 
 // Reads from `fd` until `size` bytes are in `data` or the file ends,
 // retrying when a signal interrupts: how many bytes were read, or -1 on an

@@ -31,6 +31,8 @@ std::map<DWORD, DWORD> ParentProcessIds();
 // A file time as Ninja records it in .ninja_log and compares it: 100 ns
 // units since 1601, less 400 years (so since 2001).
 TimeStamp TimeStampFromFileTime(const FILETIME& time);
+// And back: the FILETIME a TimeStamp stands for.
+FILETIME FileTimeFromTimeStamp(TimeStamp time);
 
 // Windows has no load average: ninja.exe derives one from the system's
 // busy and idle time between two calls (GetSystemTimes), smoothed, times

@@ -79,12 +79,23 @@ std::map<DWORD, DWORD> ParentProcessIds() {
   return parents;
 }
 
+namespace {
+// 400 years of 100 ns ticks (1601 -> 2001): what Ninja subtracts, so that
+// ninja.exe's .ninja_log and ours agree.
+const int64_t kFourHundredYears = 12622770400LL * (1000000000LL / 100);
+}  // namespace
+
 TimeStamp TimeStampFromFileTime(const FILETIME& time) {
   uint64_t ticks = (static_cast<uint64_t>(time.dwHighDateTime) << 32) | time.dwLowDateTime;
-  // 400 years of 100 ns ticks (1601 -> 2001): what Ninja subtracts, so that
-  // ninja.exe's .ninja_log and ours agree.
-  const int64_t kFourHundredYears = 12622770400LL * (1000000000LL / 100);
   return static_cast<TimeStamp>(ticks) - kFourHundredYears;
+}
+
+FILETIME FileTimeFromTimeStamp(TimeStamp time) {
+  uint64_t ticks = static_cast<uint64_t>(time + kFourHundredYears);
+  FILETIME result;
+  result.dwLowDateTime = static_cast<DWORD>(ticks);
+  result.dwHighDateTime = static_cast<DWORD>(ticks >> 32);
+  return result;
 }
 
 }  // namespace ronin

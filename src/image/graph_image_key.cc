@@ -55,16 +55,20 @@ bool SameFile(const ManifestStamp& recorded) {
 
 }  // namespace
 
-bool GraphImageEnabled() {
-  static const bool enabled = [] {
-    // The image keeps no slash bits (platform.h) yet: on Windows every
+GraphImageSetting GraphImageConfigured() {
+  static const GraphImageSetting setting = [] {
+    // The image keeps no slash bits (base/platform.h) yet: on Windows every
     // build parses, so that $in and $out keep the manifest's spelling.
-    if (kWindows) return false;
-    const char* setting = getenv("RONIN_GRAPH_IMAGE");
-    return !(setting && strcmp(setting, "0") == 0);
+    if (kWindows) return GraphImageSetting::kOff;
+    const char* value = getenv("RONIN_GRAPH_IMAGE");
+    if (value && strcmp(value, "0") == 0) return GraphImageSetting::kOff;
+    if (value && strcmp(value, "1") == 0) return GraphImageSetting::kAlways;
+    return GraphImageSetting::kWhenItPays;
   }();
-  return enabled;
+  return setting;
 }
+
+bool GraphImageEnabled() { return GraphImageConfigured() != GraphImageSetting::kOff; }
 
 GraphImageKey GraphImageKey::ForOptions(std::string_view input_file, bool phony_cycle_is_error) {
   static const std::string identity =
