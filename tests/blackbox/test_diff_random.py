@@ -189,8 +189,11 @@ class RandomManifestTest(DifferentialTestCase):
             ignored = (".ninja_log", ".ninja_deps")
             self.assertEqual(list_tree(self.ref_dir, ignored), list_tree(self.ours_dir, ignored), context)
 
+    def seeds(self):
+        return seeds()
+
     def test_random_manifests(self):
-        for seed in seeds():
+        for seed in self.seeds():
             with self.subTest(seed=seed):
                 self.setUp()  # fresh trees per seed
                 self.run_seed(seed)
