@@ -15,6 +15,7 @@ import time
 import unittest
 
 from harness import DYNDEP_TREE, NINJA, REF_NINJA, DifferentialTestCase, bump_mtime, list_tree, run_in_pty
+from test_state import touch_newer
 
 T0 = int(time.time()) - 100000
 
@@ -52,6 +53,12 @@ def run(*args, env=None):
 def touch(*paths):
     """Age every file, then make `paths` newer than everything else."""
     return ("touch", paths)
+
+
+def newer(*paths):
+    """Make `paths` newer than every other file, by the real clock (what the build log
+    recorded included; `touch` ages files instead, which a restat edge's log entry outlives)."""
+    return ("newer", paths)
 
 
 def rm(*paths):
@@ -378,6 +385,10 @@ class ScenarioTestCase(DifferentialTestCase):
         self.both(age_tree)
         for p in paths:
             self.both(lambda root, p=p: bump_mtime(os.path.join(root, p)))
+
+    def step_newer(self, paths):
+        for p in paths:
+            self.both(lambda root, p=p: touch_newer(root, p))
 
     def step_rm(self, paths):
         for p in paths:
