@@ -256,12 +256,15 @@ class WineDifferentialTestCase(harness.DifferentialTestCase):
         cls.REF = reference_ninja_win()
 
 
+    def at_once(self, run):
+        """run(binary, root) with the reference in its tree and ours in ours, at the same time
+        (much of a wine call is spent waiting on wineserver): [the reference's, ours]."""
+        ours = _pool.submit(run, self.OURS, self.ours_dir)
+        return [run(self.REF, self.ref_dir), ours.result()]
+
     def run_both(self, *args, env=None, timeout=120):
-        # At once: most of a wine call's time is spent waiting on wineserver, and the two
-        # trees are apart.
-        ours = _pool.submit(self.run_binary, self.OURS, args, self.ours_dir, env=env, timeout=timeout)
-        ref = self.run_binary(self.REF, args, self.ref_dir, env=env, timeout=timeout)
-        return ours.result(), ref
+        ref, ours = self.at_once(lambda binary, root: self.run_binary(binary, args, root, env=env, timeout=timeout))
+        return ours, ref
 
     def run_binary(self, binary, args, cwd, env=None, timeout=120, merge_stderr=False):
         return self.wine.run(binary, args, cwd, env=env, timeout=timeout, merge_stderr=merge_stderr,
