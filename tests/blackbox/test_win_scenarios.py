@@ -20,6 +20,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import test_diff_build  # noqa: E402
 import test_diff_state  # noqa: E402
+import test_win_diff  # noqa: E402
+import test_win_manifest  # noqa: E402
 from test_diff_build import interrupt, manifest, newer, rm, run, same, src, touch, write  # noqa: E402
 from wine import WineDifferentialTestCase  # noqa: E402
 
@@ -350,6 +352,11 @@ class WinScenarioCountTest(unittest.TestCase):
         names = [name for name, _files, _steps in SCENARIOS]
         self.assertEqual(len(names), len(set(names)))
         self.assertGreaterEqual(len(names), 35)
+
+    def test_at_least_150_scenarios_run_under_wine(self):
+        shared = sum(len(test_win_diff.shared_tests(m)) for m in (test_win_diff, test_win_manifest))
+        self.assertGreaterEqual(shared, 300)
+        self.assertGreaterEqual(shared + len(SCENARIOS), 150)
 
 
 if __name__ == "__main__":

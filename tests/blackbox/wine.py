@@ -246,13 +246,13 @@ class WineDifferentialTestCase(harness.DifferentialTestCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.wine = session()
         cls.OURS = ninja_win()
         if not os.path.isfile(cls.OURS):
             raise unittest.SkipTest(
                 "ninja.exe under test not found at %s (cross-build it: cmake -S . -B build-win "
                 "-DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64.cmake && cmake --build build-win; or set NINJA_WIN)"
                 % cls.OURS)
+        cls.wine = session()
         cls.REF = reference_ninja_win()
 
 
