@@ -210,7 +210,8 @@ _session = None
 
 def session(owns_server=None):
     """The run's wine session, started on first use; raises SkipTest when wine or mingw is missing.
-    Its wineserver is stopped at exit unless RONIN_WINE_SHARED is set (or owns_server is False)."""
+    Unless RONIN_WINE_SHARED is set (someone else booted the prefix and stops its wineserver),
+    this process boots the prefix and stops the wineserver at exit; owns_server overrides."""
     global _session
     if _session is None:
         missing = missing_tools()
@@ -220,9 +221,12 @@ def session(owns_server=None):
         if owns_server is None:
             owns_server = not os.environ.get("RONIN_WINE_SHARED")
         _session = Session(os.path.abspath(prefix), build_helpers(), owns_server)
-        with _locked("prefix"):
-            _session.boot()
-        atexit.register(_session.stop)
+        if owns_server:
+            # Each boot of a running prefix leaves one more services.exe behind: whoever
+            # shares a prefix (ctest's fixture) booted it once for all.
+            with _locked("prefix"):
+                _session.boot()
+            atexit.register(_session.stop)
     return _session
 
 

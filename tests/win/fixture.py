@@ -63,6 +63,7 @@ def setup(source, build, prefix):
     try:
         reference = wine.reference_ninja_win()
         session = wine.session(owns_server=False)
+        session.boot()
     except unittest.SkipTest as reason:
         skip(str(reason))
     print("== ninja.exe under test: %s" % exe)
