@@ -64,7 +64,7 @@ def install_cmake():
     exe = os.path.join(folder, "node_modules", CMAKE_PACKAGE, "bin", "cmake.exe")
     if not shutil.which("npm"):
         raise unittest.SkipTest("npm not installed (apt-get install npm)")
-    with wine._locked("cmake"):
+    with wine.locked("cmake"):
         if not os.path.isfile(exe):
             proc = subprocess.run(["npm", "install", "--force", "--silent", "--no-audit", "--no-fund", "--prefix",
                                    folder, "%s@%s" % (CMAKE_PACKAGE, CMAKE_VERSION)], cwd=wine.CACHE,
@@ -92,7 +92,7 @@ def build_shims():
         with open(path, "rb") as f:
             digest.update(f.read())
     folder = os.path.join(wine.CACHE, "shims-" + digest.hexdigest()[:16])
-    with wine._locked("shims"):
+    with wine.locked("shims"):
         if not os.path.isdir(folder):
             work = folder + ".tmp"
             shutil.rmtree(work, True)

@@ -67,7 +67,7 @@ def missing_tools():
     return None
 
 
-def _locked(name):
+def locked(name):
     """An exclusive lock in the cache, for work that parallel test processes share."""
     os.makedirs(CACHE, exist_ok=True)
     f = open(os.path.join(CACHE, name + ".lock"), "w")
@@ -92,7 +92,7 @@ def reference_ninja_win():
         if not os.path.isfile(path):
             raise unittest.SkipTest("REF_NINJA_WIN=%s does not exist" % path)
         return path
-    with _locked("reference"):
+    with locked("reference"):
         proc = subprocess.run([os.path.join(REPO, "misc", "reference-ninja-win.sh")], stdin=subprocess.DEVNULL,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=900)
     if proc.returncode != 0:
@@ -122,7 +122,7 @@ def build_helpers():
         with open(os.path.join(HELPERS_SOURCE, name), "rb") as f:
             digest.update(name.encode() + b"\0" + f.read())
     folder = os.path.join(CACHE, "helpers-" + digest.hexdigest()[:16])
-    with _locked("helpers"):
+    with locked("helpers"):
         if os.path.isdir(folder):
             return folder
         work = tempfile.mkdtemp(prefix="helpers-", dir=CACHE)
@@ -208,23 +208,25 @@ class Session:
 _session = None
 
 
-def session(owns_server=None):
+def session():
     """The run's wine session, started on first use; raises SkipTest when wine or mingw is missing.
-    Unless RONIN_WINE_SHARED is set (someone else booted the prefix and stops its wineserver),
-    this process boots the prefix and stops the wineserver at exit; owns_server overrides."""
+    Unless RONIN_WINE_SHARED is set (ctest's fixture booted the prefix and stops its wineserver),
+    this process boots the prefix and stops the wineserver at exit."""
     global _session
     if _session is None:
         missing = missing_tools()
         if missing:
             raise unittest.SkipTest(missing)
         prefix = os.environ.get("RONIN_WINE_PREFIX") or os.path.join(CACHE, "wine-prefix")
-        if owns_server is None:
-            owns_server = not os.environ.get("RONIN_WINE_SHARED")
+        owns_server = not os.environ.get("RONIN_WINE_SHARED")
+        if not owns_server and not os.path.isfile(os.path.join(prefix, "system.reg")):
+            # Wine would make it on the first call, with the test's pipes held open.
+            raise unittest.SkipTest("the shared wine prefix %s was not set up (ctest's windows fixture does)" % prefix)
         _session = Session(os.path.abspath(prefix), build_helpers(), owns_server)
         if owns_server:
             # Each boot of a running prefix leaves one more services.exe behind: whoever
             # shares a prefix (ctest's fixture) booted it once for all.
-            with _locked("prefix"):
+            with locked("prefix"):
                 _session.boot()
             atexit.register(_session.stop)
     return _session

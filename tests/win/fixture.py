@@ -59,18 +59,19 @@ def setup(source, build, prefix):
     missing = wine.missing_tools()
     if missing:
         skip(missing)
-    exe = cross_build(source, build)
     try:
         reference = wine.reference_ninja_win()
-        session = wine.session(owns_server=False)
-        session.boot()
     except unittest.SkipTest as reason:
         skip(str(reason))
-    print("== ninja.exe under test: %s" % exe)
+    session = wine.Session(os.path.abspath(prefix), wine.build_helpers(), owns_server=False)
+    with wine.locked("prefix"):
+        session.boot()
     print("== reference ninja.exe: %s" % reference)
     print("== wine prefix: %s, helpers: %s" % (session.prefix, session.helpers))
+    # Last, so that without the port the helpers' own tests still run in the booted prefix.
+    exe = cross_build(source, build)
     version = session.run(exe, ["--version"], build)
-    print("== %s --version: %s" % (os.path.basename(exe), version.stdout.strip()))
+    print("== ninja.exe under test: %s, --version: %s" % (exe, version.stdout.strip()))
 
 
 def cleanup(prefix):
