@@ -139,7 +139,7 @@ bool WarningEnable(const std::string& name, Options* options) {
 // and its errors say so.
 enum class FlagSource { kCommandLine, kEnvironment };
 
-// Ninja's long options, then one per ronin option (ronin_options.h), whose
+// Ninja's long options, then one per ronin option (driver/ronin_options.h), whose
 // getopt value is kFirstRoninOption + its index in the table.
 enum { kOptVersion = 1, kOptQuiet = 2, kFirstRoninOption = 1000 };
 std::vector<option> LongOptions() {

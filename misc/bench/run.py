@@ -138,7 +138,7 @@ class HotHeader(Scenario):
 
 class ManifestTouched(Noop):
     """A no-op right after the top manifest changed (a fresh mtime before
-    every run): ours parses and rewrites its graph image (src/graph_image.h)."""
+    every run): ours parses and rewrites its graph image (src/image/graph_image.h)."""
 
     def setup(self, tree):
         p = os.path.join(tree["bdir"], "build.ninja")

@@ -2,7 +2,7 @@
 // canonical paths, variable values and persisted rule bindings. One
 // allocation per 64 KiB block instead of one per string. Once an arena holds
 // a large graph's worth (kLargeBytes), it takes 2 MiB blocks in huge pages
-// (huge_pages.h), and so does any single allocation of 2 MiB or more.
+// (base/huge_pages.h), and so does any single allocation of 2 MiB or more.
 #ifndef RONIN_BASE_ARENA_H_
 #define RONIN_BASE_ARENA_H_
 

@@ -2,7 +2,7 @@
 //
 // ninja handles SIGINT, SIGTERM, SIGHUP and SIGCHLD on its main thread: the
 // build loop keeps them blocked and unblocks them only inside ppoll
-// (subprocess.cc), so a signal always ends that wait. The kernel hands a
+// (exec/subprocess.cc), so a signal always ends that wait. The kernel hands a
 // process-directed signal to any thread that does not block it, though, and
 // a thread inherits its creator's mask: a helper started before the build
 // (the graph image writer, the cache's workers) would take a Ctrl-C while

@@ -12,23 +12,23 @@
 namespace ronin {
 
 struct RoninOptions {
-  // --jobserver-pool: be a GNU make jobserver for the commands (jobserver.h).
+  // --jobserver-pool: be a GNU make jobserver for the commands (sched/jobserver.h).
   bool jobserver_pool = false;
   // --content-hash: an input whose mtime changed but whose content did not
-  // rebuilds nothing (content_hash_store.h); kept in .ronin_state.
+  // rebuilds nothing (scan/content_hash_store.h); kept in .ronin_state.
   bool content_hash = false;
   // --keep-free-memory=SIZE: start no job that would take the machine's
-  // available memory below SIZE bytes (memory_admission.h); 0 = off.
+  // available memory below SIZE bytes (sched/memory_admission.h); 0 = off.
   int64_t keep_free_memory = 0;
-  // --progress=live: a live view of the running jobs (live_status.h).
+  // --progress=live: a live view of the running jobs (status/live_status.h).
   enum class Progress { kClassic, kLive };
   Progress progress = Progress::kClassic;
   // --remote-jobs: commands run through a distributed launcher take one of
-  // this many remote slots instead of a -j slot (remote_jobs.h; 0: off).
+  // this many remote slots instead of a -j slot (sched/remote_jobs.h; 0: off).
   int remote_jobs = 0;
   // --remote-launchers: launchers beyond distcc, icecc and sccache.
   std::vector<std::string> remote_launchers;
-  // --cache[=DIR|URL]: the shared build cache (build_cache.h); empty: off.
+  // --cache[=DIR|URL]: the shared build cache (cache/build_cache.h); empty: off.
   std::string cache;
   // --cache-size: the directory cache's size limit (LRU eviction).
   int64_t cache_size = int64_t{5} << 30;
@@ -36,10 +36,10 @@ struct RoninOptions {
   std::vector<std::string> cache_rules;
   // --cache-base-dir: absolute paths under it are relative in cache keys.
   std::string cache_base_dir;
-  // --job-reaper=off: commands of a ninja that dies live on (job_reaper.h).
+  // --job-reaper=off: commands of a ninja that dies live on (exec/job_reaper.h).
   bool job_reaper = true;
   // --clean-edge-outputs: `-t clean TARGET` also removes the other outputs
-  // of each edge it cleans, implicit ones included (tool_clean.cc).
+  // of each edge it cleans, implicit ones included (tools/tool_clean.cc).
   bool clean_edge_outputs = false;
 };
 

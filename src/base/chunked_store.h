@@ -117,7 +117,7 @@ class ChunkedStore {
   }
 
   // Room for `count` objects in all. When that is a large graph's worth,
-  // the chunks come at once from one block of huge pages (huge_pages.h):
+  // the chunks come at once from one block of huge pages (base/huge_pages.h):
   // the graph image loader knows its counts before it adds an object.
   void Reserve(size_t count) {
     size_t chunks = (count + kChunk - 1) >> kChunkBits;

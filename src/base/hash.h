@@ -12,7 +12,7 @@ namespace ronin {
 // portable.
 uint64_t RapidHash(const void* data, size_t len);
 // The same with a caller's seed (rapidhash V1's "withSeed" form): content
-// digests (content_digest.h) chain it over blocks and run it with two seeds.
+// digests (scan/content_digest.h) chain it over blocks and run it with two seeds.
 uint64_t RapidHashSeeded(const void* data, size_t len, uint64_t seed);
 
 // 64-bit MurmurHash2 (variant 64A) with seed 0xDECAFBADDECAFBAD: the command

@@ -1,5 +1,5 @@
-// SHA-256, written from FIPS 180-4 (sha256.h): padding and buffering; the
-// compression function is in sha256_blocks.cc.
+// SHA-256, written from FIPS 180-4 (base/sha256.h): padding and buffering; the
+// compression function is in base/sha256_blocks.cc.
 #include "base/sha256.h"
 
 #include <string.h>

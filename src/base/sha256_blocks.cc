@@ -1,4 +1,4 @@
-// SHA-256's compression function, portable and with SHA-NI (sha256_blocks.h).
+// SHA-256's compression function, portable and with SHA-NI (base/sha256_blocks.h).
 #include "base/sha256_blocks.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -1,7 +1,7 @@
 // SHA-256's compression function (FIPS 180-4, 6.2.2) over whole 64-byte
 // blocks, in two forms: portable C++, and the x86 SHA extensions (SHA-NI:
 // AMD since Zen, Intel since Ice Lake and Goldmont), several times faster
-// and chosen at run time when the CPU has them. Sha256 (sha256.h) calls
+// and chosen at run time when the CPU has them. Sha256 (base/sha256.h) calls
 // Sha256Blocks; the build cache hashes a key, an entry's checksum and
 // every blob it stores or restores.
 #ifndef RONIN_BASE_SHA256_BLOCKS_H_

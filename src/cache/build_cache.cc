@@ -20,7 +20,6 @@
 #include "base/util.h"
 #include "cache/cache_policy.h"
 #include "cache/discovered_deps_manifest.h"
-#include "cache/http_cache_store.h"
 #include "cache/program_identity.h"
 #include "exec/command_runner.h"
 #include "graph/graph.h"
@@ -166,16 +165,11 @@ class CachingCommandRunner : public CommandRunner {
   CachingCommandRunner(std::unique_ptr<CommandRunner> inner, BuildCache* cache, std::unique_ptr<LookupPool> lookups)
       : inner_(std::move(inner)), cache_(cache), lookups_(std::move(lookups)) {}
 
-  // An edge being looked up holds a slot: if it misses it runs on it. A
-  // hit not yet handed over stops more starts, so that hits (each with its
-  // depfile's text) never pile up: a hit takes no slot, and the builder
-  // would otherwise start every ready edge before collecting one.
-  size_t CanRunMore() const override {
-    if (!restored_.empty()) return 0;
-    size_t room = inner_->CanRunMore();
-    size_t held = lookups_ ? lookups_->in_flight() : 0;
-    return room > held ? room - held : 0;
-  }
+  // A hit not yet handed over stops more starts, so that hits (each with
+  // its depfile's text) never pile up: the builder would otherwise start
+  // every ready edge before collecting one. (An edge being looked up
+  // holds the slot it was started on: if it misses it runs on it.)
+  bool HasRoom() const override { return restored_.empty() && inner_->HasRoom(); }
   bool StartCommand(Edge* edge) override {
     auto restore = std::make_unique<BuildCache::Restore>();
     if (!cache_->Prepare(edge, restore.get())) return inner_->StartCommand(edge);
@@ -186,7 +180,7 @@ class CachingCommandRunner : public CommandRunner {
     cache_->Fetch(restore.get());
     return Collect(restore.get());
   }
-  bool WaitForCommand(Result* result, int64_t deadline, int64_t now) override {
+  bool WaitForCommand(Result* result, int64_t deadline, int64_t now, int wake_fd) override {
     // Lookups first: each ends in a result (a hit) or a start (a miss).
     while (restored_.empty() && lookups_ && lookups_->in_flight() > 0) {
       std::unique_ptr<BuildCache::Restore> done = lookups_->WaitForOne(deadline);
@@ -202,7 +196,7 @@ class CachingCommandRunner : public CommandRunner {
       restored_.pop_front();
       return true;
     }
-    if (!inner_->WaitForCommand(result, deadline, now)) return false;
+    if (!inner_->WaitForCommand(result, deadline, now, wake_fd)) return false;
     if (result->edge && result->success()) cache_->Store(result->edge, result->output, &result->discovered);
     return true;
   }
@@ -251,14 +245,13 @@ BuildCache::BuildCache(std::unique_ptr<CacheStore> store, const RoninOptions& op
 
 BuildCache::~BuildCache() {
   // The size limit is kept by the build that added bytes.
-  if (counts_.bytes_stored > 0)
-    if (auto* directory = dynamic_cast<DirectoryCacheStore*>(store_.get())) directory->Trim();
+  if (counts_.bytes_stored > 0) store_->Trim();
 }
 
 std::unique_ptr<CommandRunner> BuildCache::Wrap(std::unique_ptr<CommandRunner> inner, bool may_defer) {
   // A server's round trips are worth overlapping; a directory's reads are not.
   std::unique_ptr<LookupPool> lookups;
-  if (may_defer && dynamic_cast<HttpCacheStore*>(store_.get()))
+  if (may_defer && store_->LookupsAreRoundTrips())
     lookups.reset(new LookupPool(this, kLookupThreads));
   return std::unique_ptr<CommandRunner>(new CachingCommandRunner(std::move(inner), this, std::move(lookups)));
 }
@@ -469,9 +462,9 @@ void BuildCache::Store(Edge* edge, const std::string& output, std::optional<std:
 
 void BuildCache::Fail(const std::string& what) {
   failed_ = true;
-  // The HTTP store warns about its server itself, once; the directory
-  // store is silent, so its failure is told here.
-  if (dynamic_cast<DirectoryCacheStore*>(store_.get()))
+  // A store that warns of its own failures (the HTTP store, once) has
+  // told it already.
+  if (!store_->WarnsOfItsFailures())
     Warning("build cache: %s failed; building without the cache from here on", what.c_str());
 }
 

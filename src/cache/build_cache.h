@@ -7,9 +7,9 @@
 // reaches both through a CommandRunner wrapper (Wrap), so a hit takes no
 // job slot.
 //
-// Keys: cache_key.h; which edges: cache_policy.h; the entry under a key
-// (runs, their discovered files and outputs): discovered_deps_manifest.h;
-// storage: cache_store.h (directory) or the HTTP backend.
+// Keys: cache/cache_key.h; which edges: cache/cache_policy.h; the entry under a key
+// (runs, their discovered files and outputs): cache/discovered_deps_manifest.h;
+// storage: cache/cache_store.h (directory) or the HTTP backend.
 #ifndef RONIN_CACHE_BUILD_CACHE_H_
 #define RONIN_CACHE_BUILD_CACHE_H_
 
@@ -41,10 +41,11 @@ class BuildCache {
   ~BuildCache();
 
   // A runner that serves hits itself and passes misses to `inner`. With
-  // `may_defer` (the builder has no jobserver or memory admission that
-  // must see a command start at once), lookups on an HTTP store run on
-  // worker threads, several at a time: a cacheable edge holds one of
-  // `inner`'s slots while it is looked up, and starts on it if it misses.
+  // `may_defer` (the build has no jobserver or memory admission that must
+  // see a command start at once), lookups on a store whose lookups are
+  // round trips (CacheStore::LookupsAreRoundTrips: the HTTP store) run on
+  // worker threads, several at a time: a cacheable edge holds the slot it
+  // was started on while it is looked up, and runs on it if it misses.
   std::unique_ptr<CommandRunner> Wrap(std::unique_ptr<CommandRunner> inner, bool may_defer = false);
 
   // A lookup before `edge` runs, in three steps, so that the middle one

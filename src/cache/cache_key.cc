@@ -1,4 +1,4 @@
-// Cache keys and base-dir relativisation (cache_key.h).
+// Cache keys and base-dir relativisation (cache/cache_key.h).
 #include "cache/cache_key.h"
 
 #include <errno.h>

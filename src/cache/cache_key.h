@@ -2,7 +2,7 @@
 // its command line, the content of its declared inputs, the programs it
 // starts with, and its output names. The files the command reported
 // reading (its discovered dependencies) are matched against the runs the
-// entry under the key lists (discovered_deps_manifest.h). Absolute paths
+// entry under the key lists (cache/discovered_deps_manifest.h). Absolute paths
 // under --cache-base-dir are written relative to it, so two checkouts at
 // different paths share keys.
 #ifndef RONIN_CACHE_CACHE_KEY_H_

@@ -1,26 +1,16 @@
-// Choosing the cache backend (cache_open.h).
+// Choosing the cache backend (cache/cache_open.h).
 #include "cache/cache_open.h"
 
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#if __has_include("http_cache_store.h")
 #include "cache/http_cache_store.h"
-#define RONIN_HAVE_HTTP_CACHE 1
-#endif
 
 namespace ronin {
 
 std::unique_ptr<CacheStore> OpenCacheStore(const std::string& spec, int64_t max_bytes, std::string* err) {
-  if (spec.compare(0, 7, "http://") == 0) {
-#ifdef RONIN_HAVE_HTTP_CACHE
-    return OpenHttpCacheStore(spec, err);
-#else
-    *err = "this ronin was built without the HTTP cache";
-    return nullptr;
-#endif
-  }
+  if (spec.compare(0, 7, "http://") == 0) return OpenHttpCacheStore(spec, err);
   // The directory is created (with its parents) at the first write; a path
   // that exists but is not a directory is an error now, not one per edge.
   struct stat st;

@@ -1,5 +1,5 @@
 // Opens the store a --cache value names: a directory, or an http:// URL
-// (the HTTP backend, http_cache_store.h, when it is built in).
+// (the HTTP backend, cache/http_cache_store.h).
 #ifndef RONIN_CACHE_CACHE_OPEN_H_
 #define RONIN_CACHE_CACHE_OPEN_H_
 

@@ -1,4 +1,4 @@
-// Which edges are cached (cache_policy.h).
+// Which edges are cached (cache/cache_policy.h).
 #include "cache/cache_policy.h"
 
 #include <algorithm>

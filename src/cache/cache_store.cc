@@ -1,4 +1,4 @@
-// Directory cache storage (cache_store.h).
+// Directory cache storage (cache/cache_store.h).
 #include "cache/cache_store.h"
 
 #include <dirent.h>

@@ -1,8 +1,9 @@
-// The build cache's storage (issue 15, part 2, storage only): action
-// entries looked up by key, and blobs by their SHA-256, verified on read.
-// The directory backend is the local form of --cache=DIR; an HTTP backend
-// (Bazel's /ac/<key>, /cas/<sha256> layout) would implement the same
-// interface. The builder reaches it through BuildCache (build_cache.h).
+// The build cache's storage: action entries looked up by key, and blobs by
+// their SHA-256, verified on read. Two backends implement it: the directory
+// below, the local form of --cache=DIR, and the HTTP one of --cache=http://
+// (Bazel's /ac/<key>, /cas/<sha256> layout, cache/http_cache_store.h);
+// cache/cache_open.h picks one. The builder reaches it through BuildCache
+// (cache/build_cache.h).
 #ifndef RONIN_CACHE_CACHE_STORE_H_
 #define RONIN_CACHE_CACHE_STORE_H_
 
@@ -27,6 +28,18 @@ class CacheStore {
   virtual bool GetBlob(const std::string& digest, std::string* bytes) = 0;
   // Stores `bytes`; *digest gets their name.
   virtual bool PutBlob(std::string_view bytes, std::string* digest) = 0;
+
+  // What the build cache asks of a store beyond reads and writes:
+  // Keeps the store within its size limit, least recently used files
+  // first, after a build added to it. Returns the bytes it freed (0: a
+  // store whose size is someone else's to keep, e.g. a server's).
+  virtual int64_t Trim() { return 0; }
+  // Whether each lookup is a round trip worth overlapping with others (a
+  // server's) rather than a local read.
+  virtual bool LookupsAreRoundTrips() const { return false; }
+  // Whether the store warns of its own failures; the build cache warns of
+  // those of a store that does not.
+  virtual bool WarnsOfItsFailures() const { return false; }
 };
 
 // A cache in a directory: DIR/ac/<2 hex>/<key>, DIR/cas/<2 hex>/<sha256>.
@@ -46,7 +59,7 @@ class DirectoryCacheStore : public CacheStore {
 
   // Deletes the least recently used files until the cache holds at most
   // 90% of the limit. Returns the bytes it freed.
-  int64_t Trim();
+  int64_t Trim() override;
 
  private:
   std::string PathFor(const char* kind, const std::string& name) const;

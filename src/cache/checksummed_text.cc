@@ -1,4 +1,4 @@
-// Checksummed texts of the build cache (checksummed_text.h).
+// Checksummed texts of the build cache (cache/checksummed_text.h).
 #include "cache/checksummed_text.h"
 
 #include "base/sha256.h"

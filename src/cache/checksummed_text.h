@@ -1,5 +1,5 @@
 // The framing the build cache's stored texts share (cache entries,
-// cache_store.h; manifests of discovered files, discovered_deps_manifest.h):
+// cache/cache_store.h; manifests of discovered files, cache/discovered_deps_manifest.h):
 // a header line naming the format, the body, and a last line
 // "sum <sha256 of everything before it>", so that a truncated, altered or
 // foreign text is refused before its body is parsed.

@@ -1,4 +1,4 @@
-// The build cache's action entry (discovered_deps_manifest.h).
+// The build cache's action entry (cache/discovered_deps_manifest.h).
 #include "cache/discovered_deps_manifest.h"
 
 #include <algorithm>

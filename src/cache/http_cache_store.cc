@@ -1,4 +1,4 @@
-// See http_cache_store.h.
+// See cache/http_cache_store.h.
 #include "cache/http_cache_store.h"
 
 #include "base/background_thread.h"
@@ -14,7 +14,7 @@ namespace {
 // Action entries are a few lines per output; anything bigger is not one.
 constexpr size_t kMaxActionBytes = 16 << 20;
 // Connections kept open beyond the upload threads' (for reads).
-constexpr size_t kExtraIdleConnections = 4;  // the build cache's lookup threads (build_cache.cc)
+constexpr size_t kExtraIdleConnections = 4;  // the build cache's lookup threads (cache/build_cache.cc)
 
 }  // namespace
 

@@ -65,6 +65,10 @@ class HttpCacheStore : public CacheStore {
   bool PutAction(const std::string& key, std::string_view entry) override;
   bool GetBlob(const std::string& digest, std::string* bytes) override;
   bool PutBlob(std::string_view bytes, std::string* digest) override;
+  // The server keeps its own size; each lookup is a round trip; the first
+  // failure is warned about here, once.
+  bool LookupsAreRoundTrips() const override { return true; }
+  bool WarnsOfItsFailures() const override { return true; }
 
   // Waits until every write made so far has been sent (or dropped).
   void Flush();

@@ -1,53 +1,33 @@
-// Which programs a command runs, and what they are (program_identity.h).
+// Which programs a command runs, and what they are (cache/program_identity.h).
 #include "cache/program_identity.h"
 
 #include <limits.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <mutex>
 #include <unordered_map>
 
 #include "cache/cache_key.h"
+#include "exec/path_lookup.h"
 
 namespace ronin {
 namespace {
 
-// The executable file `word` names, resolved to its real path; empty if none.
+// The executable file `word` names (exec/path_lookup.h: the very file the
+// spawner runs), resolved to its real path; empty if none.
 std::string ResolveProgramUncached(const std::string& word) {
-  std::string candidate;
-  if (word.find('/') != std::string::npos) {
-    candidate = word;
-  } else {
-    const char* path = getenv("PATH");
-    std::string dirs = path ? path : "/usr/bin:/bin";
-    for (size_t start = 0; start <= dirs.size();) {
-      size_t colon = dirs.find(':', start);
-      if (colon == std::string::npos) colon = dirs.size();
-      std::string dir = dirs.substr(start, colon - start);
-      std::string full = (dir.empty() ? "." : dir) + "/" + word;
-      if (access(full.c_str(), X_OK) == 0) {
-        candidate = full;
-        break;
-      }
-      start = colon + 1;
-    }
-  }
-  struct stat st;
-  if (candidate.empty() || stat(candidate.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
-      access(candidate.c_str(), X_OK) != 0)
-    return "";
+  std::string program = FindProgram(word);
+  if (program.empty()) return "";
   char resolved[PATH_MAX];
-  return realpath(candidate.c_str(), resolved) ? resolved : candidate;
+  return realpath(program.c_str(), resolved) ? resolved : program;
 }
 
-// ResolveProgram once per word and process: every cacheable command is
-// keyed twice (before it runs and when it is stored), each time walking
-// PATH for its leading words, and most commands of a build share them.
-// PATH does not change during a build; a program replaced in place keeps
-// its path and changes its digest, which FileHasher sees. A path (a word
-// with '/') that names nothing yet is looked at again: the build may make it.
+// ResolveProgramUncached once per word and process: every cacheable command
+// is keyed twice (before it runs and when it is stored), each time for its
+// leading words, and most commands of a build share them. A program
+// replaced in place keeps its path and changes its digest, which
+// FileHasher sees. A path (a word with '/') that names nothing yet is
+// looked at again: the build may make it.
 std::string ResolveProgram(const std::string& word) {
   static std::mutex mutex;
   static auto* resolved = new std::unordered_map<std::string, std::string>;

@@ -1,6 +1,7 @@
 // The identity of the programs a command runs: for each leading word of the
 // command that names an executable file (found through PATH when it has no
-// '/'), its resolved path and the SHA-256 of its content. `ccache cc -c x.c`
+// '/', as the spawner finds it: exec/path_lookup.h), its resolved path and
+// the SHA-256 of its content. `ccache cc -c x.c`
 // and `launcher /usr/bin/cc ...` so name both the launcher and the
 // compiler; a changed compiler binary changes the key. Digests are
 // memoised by path, mtime and size (FileHasher), so each program is read

@@ -7,6 +7,7 @@
 #include "base/util.h"
 #include "cache/build_cache.h"
 #include "cache/cache_open.h"
+#include "driver/build_setup.h"
 #include "log/build_lock.h"
 #include "sched/builder.h"
 #include "sched/jobserver.h"
@@ -106,7 +107,8 @@ bool NinjaMain::OpenStateFile() {
   if (!config_.dry_run) edge_outcomes_.reset(new EdgeOutcomeRecorder(&state_file_));
   if (config_.ronin.keep_free_memory > 0 && !config_.dry_run) {
     resource_history_.reset(new ResourceHistory(&state_, &state_file_));
-    memory_admission_.reset(new MemoryAdmission(config_.ronin.keep_free_memory, resource_history_.get()));
+    memory_admission_.reset(
+        new MemoryAdmission(config_.ronin.keep_free_memory, resource_history_.get(), config_.explain));
   }
   return true;
 }
@@ -147,12 +149,13 @@ bool NinjaMain::RebuildManifest(const char* input_file, std::string* err, Status
 
   Builder builder(&state_, config_, &build_log_, &deps_log_, &disk_, status, &explanations_,
                   start_time_millis_);
-  builder.SetContentHashStore(content_store_.get());
-  builder.SetMemoryAdmission(memory_admission_.get());
-  builder.SetEdgeOutcomes(edge_outcomes_.get());
+  // No jobserver and no cache for the manifest.
+  BuildFeatures features = Features();
+  SetUpScan(features, builder.scan());
   if (!builder.AddTarget(node, err)) return false;
   if (builder.AlreadyUpToDate()) return false;
-  if (builder.Build(err) != kExitSuccess) return false;
+  BuildSetup setup(config_, state_, &build_log_, &deps_log_, &disk_, features);
+  if (builder.Build(setup.seams(), err) != kExitSuccess) return false;
   // Only a manifest that actually changed (restat may say otherwise) counts.
   if (!node->dirty) {
     state_.Reset();
@@ -223,15 +226,13 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
   }
 
   // Ninja looks for make's jobserver here, after the targets are known and
-  // before they are scanned. Declared before the builder, which uses it.
+  // before they are scanned. Declared before the build's setup, which uses it.
   std::unique_ptr<Jobserver> jobserver = StartJobserverClient(config_);
-  std::unique_ptr<BuildCache> cache = OpenBuildCache();  // outlives the builder's runner
+  std::unique_ptr<BuildCache> cache = OpenBuildCache();  // outlives the build's runner
   Builder builder(&state_, config_, &build_log_, &deps_log_, &disk_, status, &explanations_,
                   start_time_millis_);
-  builder.SetContentHashStore(content_store_.get());
-  builder.SetMemoryAdmission(memory_admission_.get());
-  builder.SetBuildCache(cache.get());
-  builder.SetEdgeOutcomes(edge_outcomes_.get());
+  BuildFeatures features = Features();
+  SetUpScan(features, builder.scan());
   for (Node* target : targets) {
     if (!builder.AddTarget(target, &err) && !err.empty()) {
       Error("%s", err.c_str());
@@ -247,10 +248,12 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
 
   // --jobserver-pool: only now that commands will run (no FIFO for nothing).
   if (!jobserver) jobserver = StartJobserverPool(config_);
-  builder.SetJobserver(jobserver.get());
+  features.jobserver = jobserver.get();
+  features.cache = cache.get();
+  BuildSetup setup(config_, state_, &build_log_, &deps_log_, &disk_, features);
   if (cache) status->SetCacheCounts(&cache->counts());
   deps_log_.KeepRecordedDeps(false);  // this process reads no record it writes from here on
-  ExitStatus exit_status = builder.Build(&err);
+  ExitStatus exit_status = builder.Build(setup.seams(), &err);
   status->SetCacheCounts(nullptr);  // the cache goes with this function
   if (cache && g_metrics) printf("%s", cache->StatsLine().c_str());
   FinishLogUpgrade();
@@ -259,6 +262,15 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
     if (err.find("interrupted by user") != std::string::npos) return kExitInterrupted;
   }
   return exit_status;
+}
+
+BuildFeatures NinjaMain::Features() const {
+  BuildFeatures features;
+  features.content = content_store_.get();
+  features.memory = memory_admission_.get();
+  features.resources = resource_history_.get();
+  features.outcomes = edge_outcomes_.get();
+  return features;
 }
 
 std::unique_ptr<BuildCache> NinjaMain::OpenBuildCache() {

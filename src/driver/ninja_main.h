@@ -1,6 +1,6 @@
 // One load-and-build cycle of the `ninja` command: the state it loads
 // (manifest, logs), manifest regeneration, and the build of the requested
-// targets. Tools (tools.cc) work on the same object.
+// targets. Tools (tools/tools.cc) work on the same object.
 #ifndef RONIN_DRIVER_NINJA_MAIN_H_
 #define RONIN_DRIVER_NINJA_MAIN_H_
 
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/disk.h"
+#include "driver/build_setup.h"
 #include "graph/state.h"
 #include "log/build_log.h"
 #include "log/deps_log.h"
@@ -66,6 +67,8 @@ class NinjaMain : public BuildLogUser {
   std::string DepsLogPath() const { return LogPath(".ninja_deps"); }
   // --cache: the build cache for this run (null: off, or it cannot be opened).
   std::unique_ptr<BuildCache> OpenBuildCache();
+  // What OpenStateFile opened, for a build (driver/build_setup.h).
+  BuildFeatures Features() const;
   std::string StateFilePath() const { return LogPath(".ronin_state"); }
 
   const char* ninja_command_;

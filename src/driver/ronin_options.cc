@@ -1,4 +1,4 @@
-// The table of ronin's own options (ronin_options.h).
+// The table of ronin's own options (driver/ronin_options.h).
 #include "driver/ronin_options.h"
 
 #include <ctype.h>

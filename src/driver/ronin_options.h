@@ -2,7 +2,7 @@
 // accepted on the command line and through the RONIN_FLAGS environment
 // variable (read first, so the command line wins), and listed in the
 // "ronin options" block of `ninja -h`. Adding one is a row in the table in
-// ronin_options.cc and a field in RoninOptions (base/build_config.h); doc/manual.md documents each.
+// driver/ronin_options.cc and a field in RoninOptions (base/build_config.h); doc/manual.md documents each.
 #ifndef RONIN_DRIVER_RONIN_OPTIONS_H_
 #define RONIN_DRIVER_RONIN_OPTIONS_H_
 

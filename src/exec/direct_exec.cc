@@ -2,10 +2,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <unordered_map>
 
 namespace ronin {
 
@@ -71,34 +67,6 @@ bool SplitSimpleCommand(std::string_view command, std::vector<std::string>* argv
   if (IsShellWordInCommandPosition(words[0])) return false;
   argv->swap(words);
   return true;
-}
-
-const std::string& ResolveProgram(const std::string& program) {
-  static std::unordered_map<std::string, std::string> cache;
-  auto it = cache.find(program);
-  if (it != cache.end()) return it->second;
-  std::string found;
-  if (program.find('/') != std::string::npos) {
-    found = program;
-  } else {
-    const char* path = getenv("PATH");
-    // As the shell: an empty PATH entry means the current directory.
-    std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-    size_t start = 0;
-    while (start <= dirs.size()) {
-      size_t colon = dirs.find(':', start);
-      if (colon == std::string::npos) colon = dirs.size();
-      std::string dir = dirs.substr(start, colon - start);
-      std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
-      struct stat st;
-      if (stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(candidate.c_str(), X_OK) == 0) {
-        found = candidate;
-        break;
-      }
-      start = colon + 1;
-    }
-  }
-  return cache.emplace(program, found).first->second;
 }
 
 bool DirectExecEnabled() {

@@ -3,8 +3,9 @@
 // split on spaces and spawned directly (as GNU make does), which saves a
 // fork+exec of the shell per command. Anything the shell could interpret
 // differently goes to the shell as before, and so does a command whose
-// direct spawn fails (not found, not executable, a script without #!), so
-// that error messages and exit codes stay the shell's own.
+// program is not found where the shell would find it (exec/path_lookup.h)
+// or whose direct spawn fails (a script without #!), so that error
+// messages and exit codes stay the shell's own.
 //
 // Switch it off with the environment variable RONIN_SKIP_SHELL=0.
 #ifndef RONIN_EXEC_DIRECT_EXEC_H_
@@ -22,14 +23,6 @@ bool SplitSimpleCommand(std::string_view command, std::vector<std::string>* argv
 
 // False when RONIN_SKIP_SHELL is set to "0" (read once).
 bool DirectExecEnabled();
-
-// The executable `program` names: itself if it contains a '/', else the
-// first match in $PATH, as the shell would find it; empty if none. Results
-// are remembered for the rest of the run (each failed execve of a PATH
-// search costs a system call; a build spawns thousands of commands), so a
-// program that appears in an earlier PATH directory during the build is
-// not noticed.
-const std::string& ResolveProgram(const std::string& program);
 
 }  // namespace ronin
 

@@ -8,7 +8,7 @@
 // every group still registered, waits for them to die, removes the outputs
 // they had started to write (the rule ninja applies itself on Ctrl-C, see
 // Builder::Cleanup) and exits. Until then it keeps the build directory's
-// lock (build_lock.h), so the next ninja cannot look at those outputs
+// lock (log/build_lock.h), so the next ninja cannot look at those outputs
 // before they are gone. A normal exit has no group registered, so it
 // changes nothing there. `--job-reaper=off` turns it off.
 #ifndef RONIN_EXEC_JOB_REAPER_H_

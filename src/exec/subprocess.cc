@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "exec/direct_exec.h"
 #include "exec/job_reaper.h"
+#include "exec/path_lookup.h"
 
 extern char** environ;
 
@@ -39,7 +40,7 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
   JobReaper* reaper = set->reaps_jobs() ? JobReaper::Get() : nullptr;
   int pipe_fds[2] = {-1, -1};
   if (!use_console_) {
-    if (pipe2(pipe_fds, O_CLOEXEC) < 0) return false;  // errno says why (spawn_retry.h)
+    if (pipe2(pipe_fds, O_CLOEXEC) < 0) return false;  // errno says why (exec/spawn_retry.h)
     fd_ = pipe_fds[0];
     fcntl(fd_, F_SETFL, fcntl(fd_, F_GETFL) | O_NONBLOCK);
   }
@@ -84,7 +85,7 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
   int result = -1;
   std::vector<std::string> words;
   if (DirectExecEnabled() && SplitSimpleCommand(command, &words)) {
-    const std::string& program = ResolveProgram(words[0]);
+    std::string program = FindProgram(words[0]);
     if (!program.empty()) {
       std::vector<char*> argv;
       for (std::string& word : words) argv.push_back(&word[0]);
@@ -106,7 +107,7 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
     errno = result;
     return false;
   }
-  // Killed with ninja if ninja dies before reaping it (job_reaper.h).
+  // Killed with ninja if ninja dies before reaping it (exec/job_reaper.h).
   reaper_ = reaper;
   if (reaper_) reaper_->Started(pid_, !use_console_, files ? *files : JobFiles());
   return true;

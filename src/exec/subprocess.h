@@ -53,7 +53,7 @@ class Subprocess {
   int fd_ = -1;
   pid_t pid_ = -1;
   bool use_console_;
-  bool started_directly_ = false;  // without /bin/sh (direct_exec.h)
+  bool started_directly_ = false;  // without /bin/sh (exec/direct_exec.h)
   bool exited_ = false;
   int wait_status_ = 0;
   int64_t peak_rss_kib_ = -1;
@@ -62,7 +62,7 @@ class Subprocess {
 
 class SubprocessSet {
  public:
-  // With `reap_jobs`, commands die with ninja (job_reaper.h).
+  // With `reap_jobs`, commands die with ninja (exec/job_reaper.h).
   explicit SubprocessSet(bool reap_jobs = true);
   ~SubprocessSet();
 
@@ -74,7 +74,7 @@ class SubprocessSet {
   // Waits for output, exits or a signal. True if interrupted. With a
   // `wake_fd`, also returns when it is readable (a jobserver token came
   // free), setting *wake_fd_ready; with a `timeout_millis` >= 0, also
-  // when that much time has passed (a view redraws, live_status.h).
+  // when that much time has passed (a view redraws, status/live_status.h).
   bool DoWork(int wake_fd = -1, bool* wake_fd_ready = nullptr, int64_t timeout_millis = -1);
   // After a start failed for lack of resources: waits until a running job
   // ends and reaps it (its result stays queued). False if interrupted.

@@ -1,6 +1,6 @@
 // The build graph: one Node per canonical path, one Edge per build
 // statement, Pools that bound concurrency. Edges evaluate their rule's
-// bindings lazily (EdgeEnv in graph.cc), following Ninja's lookup order.
+// bindings lazily (EdgeEnv in graph/graph.cc), following Ninja's lookup order.
 #ifndef RONIN_GRAPH_GRAPH_H_
 #define RONIN_GRAPH_GRAPH_H_
 
@@ -147,7 +147,7 @@ struct Edge {
   Visit mark = Visit::kNone;
   Want want = Want::kNotInPlan;
   // command_hash is EvaluateCommand(true)'s hash, computed ahead
-  // (prefetch.cc). A byte of its own: the prefetcher's threads write it
+  // (scan/prefetch.cc). A byte of its own: the prefetcher's threads write it
   // while the main thread may write the bits below.
   bool command_hash_known = false;
   bool outputs_ready : 1;

@@ -1,5 +1,5 @@
 // Tokeniser for the manifest language (and dyndep files). The scanner in
-// lexer.in.cc is compiled by re2c into lexer.cc; both are committed.
+// graph/lexer.in.cc is compiled by re2c into graph/lexer.cc; both are committed.
 #ifndef RONIN_GRAPH_LEXER_H_
 #define RONIN_GRAPH_LEXER_H_
 

@@ -1,5 +1,5 @@
-// The manifest scanner. Edit this file, not lexer.cc; regenerate with
-//   re2c -W -i -b --no-generation-date --no-version -o src/lexer.cc src/lexer.in.cc
+// The manifest scanner. Edit this file, not graph/lexer.cc; regenerate with
+//   re2c -W -i -b --no-generation-date --no-version -o src/graph/lexer.cc src/graph/lexer.in.cc
 // (CMake does this automatically when re2c is installed.)
 #include "graph/lexer.h"
 

@@ -60,7 +60,7 @@ class ManifestParser {
   bool ParsePool(std::string* err);
   bool ParseRule(std::string* err);
   bool ParseLet(std::string_view* key, EvalString* value, std::string* err);
-  // The error for a value past kMaxValueSize (eval.h).
+  // The error for a value past kMaxValueSize (graph/eval.h).
   bool ValueTooLargeError(std::string_view name, std::string* err);
   bool ParseEdge(std::string* err);
   // Reads space-separated paths into scratch_paths_ (path *used and on)

@@ -109,6 +109,7 @@ class State {
   void set_uses_dyndep() { uses_dyndep_ = true; }
 
   Scope* root_scope() { return &root_scope_; }
+  const Scope* root_scope() const { return &root_scope_; }
   Arena* arena() { return &arena_; }
   // A new scope owned by this State (subninja files, edge bindings).
   Scope* NewScope(Scope* parent);

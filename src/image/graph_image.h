@@ -52,7 +52,7 @@ struct ManifestStamp {
   uint64_t content_hash = 0;
 };
 
-// What an image was made from (graph_image_key.cc).
+// What an image was made from (image/graph_image_key.cc).
 struct GraphImageKey {
   std::string identity;  // image format, ronin version, this binary's stamp
   std::string input_file;
@@ -82,7 +82,7 @@ class StampingFileReader : public FileReader {
   bool complete_ = true;
 };
 
-// Loads an image into an empty State (graph_image_reader.cc).
+// Loads an image into an empty State (image/graph_image_reader.cc).
 class GraphImageReader {
  public:
   enum class Result {
@@ -105,7 +105,7 @@ class GraphImageReader {
 };
 
 // Writes the image of a freshly parsed State in the background
-// (graph_image_writer.cc): the structure is read at once on a thread of its
+// (image/graph_image_writer.cc): the structure is read at once on a thread of its
 // own while the logs load, the command hashes when the prefetcher is done;
 // the file is written to a temporary name and renamed into place.
 class GraphImageWriter {

@@ -1,4 +1,4 @@
-// Byte-level helpers of the graph image (graph_image.h): fixed-width
+// Byte-level helpers of the graph image (image/graph_image.h): fixed-width
 // little-endian integers appended to a buffer, and a cursor that reads them
 // back and fails (never reads past the end) on a short or damaged buffer.
 #ifndef RONIN_IMAGE_GRAPH_IMAGE_FORMAT_H_

@@ -1,5 +1,5 @@
 // The graph image's key: what an image was made from, and whether that
-// still holds (graph_image.h).
+// still holds (image/graph_image.h).
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>

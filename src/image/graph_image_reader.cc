@@ -1,4 +1,4 @@
-// Loads the graph image (graph_image.h) into an empty State: strings are
+// Loads the graph image (image/graph_image.h) into an empty State: strings are
 // used in place (the body lives in the State's arena), containers are
 // refilled in their saved order, and every count, index and string
 // reference is checked first.

@@ -1,4 +1,4 @@
-// Writes the graph image (graph_image.h) of a freshly parsed State.
+// Writes the graph image (image/graph_image.h) of a freshly parsed State.
 #include <fcntl.h>
 #include <string.h>
 #include <stdio.h>

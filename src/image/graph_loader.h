@@ -1,5 +1,5 @@
 // Fills a State with the manifest's graph: from the graph image when it is
-// current (graph_image.h), else by parsing, after which an image of the
+// current (image/graph_image.h), else by parsing, after which an image of the
 // result may be written in the background for the next run.
 #ifndef RONIN_IMAGE_GRAPH_LOADER_H_
 #define RONIN_IMAGE_GRAPH_LOADER_H_

@@ -1,5 +1,5 @@
 // The builds recorded in .ninja_log, line by line in file order. The build
-// log proper (build_log.h) keeps only each output's latest line; the
+// log proper (log/build_log.h) keeps only each output's latest line; the
 // trace and report tools need every line, to tell one build from the one
 // before it.
 #ifndef RONIN_INSIGHT_BUILD_HISTORY_H_

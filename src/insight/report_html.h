@@ -1,6 +1,6 @@
 // The build report (`ninja -t report`): one self-contained HTML page (inline
 // CSS and SVG, no scripts, nothing fetched) about where one build spent its
-// time. This module only renders; tool_report.cc gathers the facts.
+// time. This module only renders; tools/tool_report.cc gathers the facts.
 #ifndef RONIN_INSIGHT_REPORT_HTML_H_
 #define RONIN_INSIGHT_REPORT_HTML_H_
 

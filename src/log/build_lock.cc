@@ -93,7 +93,7 @@ bool LockBuildDirectory(const std::string& dir, bool* waited, std::string* err) 
     close(fd);  // started by the running build itself
     return true;
   }
-  // A ninja that died leaves its lock to its job reaper (job_reaper.h) for
+  // A ninja that died leaves its lock to its job reaper (exec/job_reaper.h) for
   // the moment it takes to end its commands: not a ninja to announce. (In
   // a pid namespace, /proc/locks shows a dead holder as pid 0.)
   bool holder_died = holder == 0 || (holder > 0 && kill(holder, 0) < 0 && errno == ESRCH);

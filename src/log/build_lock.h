@@ -19,7 +19,7 @@ namespace ronin {
 bool LockBuildDirectory(const std::string& dir, bool* waited, std::string* err);
 
 // The descriptors holding this process's locks: the job reaper keeps them
-// until the commands of a ninja that died are gone (job_reaper.h).
+// until the commands of a ninja that died are gone (exec/job_reaper.h).
 std::vector<int> HeldBuildLockDescriptors();
 
 }  // namespace ronin

@@ -106,6 +106,15 @@ void EdgeOutcomeRecorder::Ran(const Edge* edge, EdgeOutcome outcome) {
   Put(StateFile::Kind::kEdgeOutcome, edge, outcome);
 }
 
+bool EdgeOutcomeRecorder::Record(const FinishedCommand& command, std::string*) {
+  if (!command.success()) return true;
+  EdgeOutcome outcome{-1, command.start_millis, command.end_millis, command.peak_rss_bytes};
+  outcome.unchanged_outputs = command.unchanged_outputs;
+  outcome.cached = command.cached;
+  Ran(command.edge, outcome);
+  return true;  // the trace's detail alone depends on it: a failed write was warned about
+}
+
 void EdgeOutcomeRecorder::Put(StateFile::Kind kind, const Edge* edge, const EdgeOutcome& outcome) {
   if (edge->outputs.empty()) return;
   EdgeOutcome tagged = outcome;

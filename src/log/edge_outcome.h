@@ -1,4 +1,4 @@
-// What the last run of an edge showed, kept in .ronin_state (state_file.h)
+// What the last run of an edge showed, kept in .ronin_state (log/state_file.h)
 // as a kEdgeOutcome record keyed by the edge's first output, and the last
 // build that skipped it by content, as a kEdgeSkip record (kept apart, so
 // a skip does not hide what the run before it showed); so that `-t trace` can put in each event's args what ronin
@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 
+#include "log/build_recorder.h"
 #include "log/state_file.h"
 
 namespace ronin {
@@ -51,9 +52,9 @@ struct EdgeOutcome {
 bool FindRunOutcome(const StateFile& file, std::string_view first_output, int start_ms, int end_ms,
                     EdgeOutcome* outcome);
 
-// Records outcomes as the build goes (the scan's skips, the builder's
-// finished commands), each tagged with this run's start.
-class EdgeOutcomeRecorder {
+// Records outcomes as the build goes (the scan's skips, and as a recorder
+// of the build each successful command), each tagged with this run's start.
+class EdgeOutcomeRecorder : public BuildRecorder {
  public:
   explicit EdgeOutcomeRecorder(StateFile* file);
 
@@ -61,6 +62,8 @@ class EdgeOutcomeRecorder {
   // `outcome`'s times, peak and flags as the command's run left them; its
   // build field is filled in.
   void Ran(const Edge* edge, EdgeOutcome outcome);
+  // BuildRecorder: Ran, for a successful command.
+  bool Record(const FinishedCommand& command, std::string* err) override;
 
  private:
   void Put(StateFile::Kind kind, const Edge* edge, const EdgeOutcome& outcome);

@@ -34,7 +34,7 @@ class StateFile {
     kFileDigest = 1,     // content hashing: path -> (mtime, size, digest)
     kEdgeInputs = 2,     // content hashing: first output -> digest of inputs at last run
     kEdgeResources = 3,  // scheduler: first output -> peak RSS etc. (payload owned by sched)
-    kEdgeOutcome = 4,    // -t trace: first output -> what its last run showed (edge_outcome.h)
+    kEdgeOutcome = 4,    // -t trace: first output -> what its last run showed (log/edge_outcome.h)
     kEdgeSkip = 5,       // -t trace: first output -> the build that last skipped it by content
     kEdgeCached = 6,     // obsolete (a restore is now EdgeOutcome's cached=1): no longer written or read
   };

@@ -1,4 +1,4 @@
-// The records of .ronin_state in memory (state_file.h): the payload last
+// The records of .ronin_state in memory (log/state_file.h): the payload last
 // stored for each (kind, key). A record is one arena block (a 16-byte
 // header, the key, the payload with a little room to change in place),
 // found through an open-addressing index of pointers. A std::map of

@@ -1,4 +1,4 @@
-// See dns_resolver.h.
+// See net/dns_resolver.h.
 #include "net/dns_resolver.h"
 
 #include <arpa/inet.h>

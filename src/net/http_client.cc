@@ -1,4 +1,4 @@
-// See http_client.h. The parser is strict about framing (where a response
+// See net/http_client.h. The parser is strict about framing (where a response
 // ends decides what the next one is) and about sizes, and indifferent to
 // everything else a server says (reason phrases, headers it does not need).
 #include "net/http_client.h"

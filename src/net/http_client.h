@@ -1,5 +1,5 @@
 // A minimal HTTP/1.1 client, enough for the build cache's HTTP backend
-// (http_cache_store.h): GET and PUT over kept-alive connections to one
+// (cache/http_cache_store.h): GET and PUT over kept-alive connections to one
 // server, with bounded waits and bounded sizes. Plain http:// only (see
 // "The HTTP cache" in doc/design.md for why there is no TLS).
 //

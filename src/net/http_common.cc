@@ -1,4 +1,4 @@
-// See http_common.h.
+// See net/http_common.h.
 #include "net/http_common.h"
 
 #include <fcntl.h>

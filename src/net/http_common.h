@@ -1,5 +1,5 @@
 // The pieces of HTTP/1.1 syntax and socket handling that the server of
-// `-t browse` (http_server.h) and the cache's client (http_client.h) share.
+// `-t browse` (net/http_server.h) and the cache's client (net/http_client.h) share.
 #ifndef RONIN_NET_HTTP_COMMON_H_
 #define RONIN_NET_HTTP_COMMON_H_
 

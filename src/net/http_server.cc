@@ -1,4 +1,4 @@
-// See http_server.h. The parser is strict where ambiguity could matter
+// See net/http_server.h. The parser is strict where ambiguity could matter
 // (request line, header syntax, Host) and lenient where browsers and humans
 // are sloppy (bare LF, stray '%' in the query).
 #include "net/http_server.h"

@@ -1,5 +1,5 @@
 // Content digests for --content-hash: 128 bits of a file's bytes, computed
-// at memory speed (rapidhash, hash.h, run with two seeds over 64 KiB blocks
+// at memory speed (rapidhash, base/hash.h, run with two seeds over 64 KiB blocks
 // that stay in cache), the file read in 1 MiB reads.
 #ifndef RONIN_SCAN_CONTENT_DIGEST_H_
 #define RONIN_SCAN_CONTENT_DIGEST_H_

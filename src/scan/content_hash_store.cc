@@ -87,7 +87,7 @@ void ContentHashStore::Put(StateFile::Kind kind, std::string_view key, const std
   Warning("writing .ronin_state: %s; content hashes are not recorded", err.c_str());
 }
 
-void ContentHashStore::Record(std::string_view path, const FileDigest& digest) {
+void ContentHashStore::RecordDigest(std::string_view path, const FileDigest& digest) {
   Put(StateFile::Kind::kFileDigest, path, EncodeFile(digest));
 }
 
@@ -110,7 +110,7 @@ bool ContentHashStore::CurrentDigest(const Node* node, FileDigest* digest) {
   if (!DigestFile(path, digest, &err)) return false;
   ++files_hashed_;
   current_[node] = *digest;
-  Record(node->path, *digest);
+  RecordDigest(node->path, *digest);
   return true;
 }
 
@@ -134,7 +134,7 @@ void ContentHashStore::HashChangedFilesAhead() {
     if (!ok[i]) continue;
     ++files_hashed_;
     current_[nodes[i]] = digests[i];
-    Record(nodes[i]->path, digests[i]);
+    RecordDigest(nodes[i]->path, digests[i]);
   }
 }
 
@@ -185,8 +185,7 @@ bool ContentHashStore::InputsUnchanged(const Edge* edge) {
   return digest == recorded;
 }
 
-std::vector<Node*> ContentHashStore::UnchangedOutputs(Edge* edge) {
-  std::vector<Node*> unchanged;
+bool ContentHashStore::UnchangedOutputs(Edge* edge, std::vector<Node*>* unchanged) {
   for (Node* output : edge->outputs) {
     FileDigest now, before;
     std::string err;
@@ -196,15 +195,15 @@ std::vector<Node*> ContentHashStore::UnchangedOutputs(Edge* edge) {
     // it carries the mtime the scan saw.
     if (output->exists() && Recorded(output->path, &before) && before.mtime == output->mtime &&
         before.size == now.size && before.digest == now.digest)
-      unchanged.push_back(output);
+      unchanged->push_back(output);
     // The node now describes the file the command left (for the digests of
     // its dependents, and their outputs' checks if they are cleaned).
     output->mtime = now.mtime;
     output->existence = Node::Existence::kExists;
     current_[output] = now;
-    Record(output->path, now);
+    RecordDigest(output->path, now);
   }
-  return unchanged;
+  return true;
 }
 
 void ContentHashStore::RecordRun(const Edge* edge, const std::vector<Node*>& discovered, TimeStamp start_stamp) {
@@ -216,6 +215,12 @@ void ContentHashStore::RecordRun(const Edge* edge, const std::vector<Node*>& dis
   std::string payload;
   if (InputSetDigest(inputs, start_stamp, &digest)) payload = EncodeEdge(digest, OutputsStamp(edge));
   Put(StateFile::Kind::kEdgeInputs, edge->outputs[0]->path, payload);
+}
+
+bool ContentHashStore::Record(const FinishedCommand& command, std::string*) {
+  static const std::vector<Node*> kNoDeps;
+  if (command.success()) RecordRun(command.edge, command.deps ? *command.deps : kNoDeps, command.start_stamp);
+  return true;  // a state file that cannot be written was warned about
 }
 
 }  // namespace ronin

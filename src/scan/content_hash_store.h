@@ -1,5 +1,5 @@
 // --content-hash: what the dirty scan and the builder ask about file
-// contents. Two kinds of records in .ronin_state (state_file.h):
+// contents. Two kinds of records in .ronin_state (log/state_file.h):
 //
 // - per file, path -> (mtime, size, digest): a file is hashed only when its
 //   mtime or size differs from the record, so a no-op build hashes nothing;
@@ -10,7 +10,9 @@
 // content they had when it last ran and its outputs are still the ones that
 // run wrote (anything else rewrote them: a failed command, ninja without the
 // option, a user). After a command, an output whose content is what it was
-// before lets its dependents be cleaned (early cutoff, restat by content).
+// before lets its dependents be cleaned (early cutoff, restat by content:
+// the store is the build's OutputCutoff), and the inputs it ran with are
+// recorded (the store is one of the build's recorders, build_recorder.h).
 #ifndef RONIN_SCAN_CONTENT_HASH_STORE_H_
 #define RONIN_SCAN_CONTENT_HASH_STORE_H_
 
@@ -19,8 +21,10 @@
 #include <vector>
 
 #include "base/util.h"
+#include "log/build_recorder.h"
 #include "log/state_file.h"
 #include "scan/content_digest.h"
+#include "scan/output_cutoff.h"
 
 namespace ronin {
 
@@ -28,7 +32,7 @@ class State;
 struct Edge;
 struct Node;
 
-class ContentHashStore {
+class ContentHashStore : public OutputCutoff, public BuildRecorder {
  public:
   ContentHashStore(State* state, StateFile* state_file) : state_(state), state_file_(state_file) {}
 
@@ -37,10 +41,10 @@ class ContentHashStore {
   // successfully, and its outputs have the mtimes that run left them.
   bool InputsUnchanged(const Edge* edge);
 
-  // After a successful command: hashes the outputs and returns those whose
-  // content is what it was before the command (early cutoff). Their nodes
-  // take their new mtimes.
-  std::vector<Node*> UnchangedOutputs(Edge* edge);
+  // OutputCutoff: after a successful command, hashes the outputs and
+  // appends those whose content is what it was before the command (early
+  // cutoff). Their nodes take their new mtimes.
+  bool UnchangedOutputs(Edge* edge, std::vector<Node*>* unchanged) override;
 
   // After a successful command that started at `start_stamp` (0: unknown):
   // records the digest of the inputs it ran with, plus the dependencies it
@@ -48,6 +52,8 @@ class ContentHashStore {
   // command started leaves no record (the command may have read either
   // version), and so the next scan falls back to mtimes.
   void RecordRun(const Edge* edge, const std::vector<Node*>& discovered, TimeStamp start_stamp);
+  // BuildRecorder: RecordRun for each successful command.
+  bool Record(const FinishedCommand& command, std::string* err) override;
 
   // Files hashed by this run (for tests and -d stats).
   size_t files_hashed() const { return files_hashed_; }
@@ -58,7 +64,7 @@ class ContentHashStore {
   bool CurrentDigest(const Node* node, FileDigest* digest);
   // The digest recorded for `path`, if any.
   bool Recorded(std::string_view path, FileDigest* digest) const;
-  void Record(std::string_view path, const FileDigest& digest);
+  void RecordDigest(std::string_view path, const FileDigest& digest);
   // The first time content matters in a run: hashes, on several threads,
   // every recorded file whose stat (already taken) disagrees with its record.
   void HashChangedFilesAhead();

@@ -1,6 +1,6 @@
-// src/depfile_parser.cc is GENERATED from src/depfile_parser.in.cc by re2c 3.0.
+// src/scan/depfile_parser.cc is GENERATED from src/scan/depfile_parser.in.cc by re2c 3.0.
 // Edit only the .in.cc file, then regenerate (from the repository root) with:
-//   re2c -W -i --no-generation-date --no-version -o src/depfile_parser.cc src/depfile_parser.in.cc
+//   re2c -W -i --no-generation-date --no-version -o src/scan/depfile_parser.cc src/scan/depfile_parser.in.cc
 //
 // Depfile syntax, as accepted by ninja 1.13.2. Everything below marked
 // "(observed)" was established by feeding depfiles to the real binary and

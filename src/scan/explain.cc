@@ -3,7 +3,23 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include <string>
+
 namespace ronin {
+
+void PrintExplanation(const char* format, ...) {
+  va_list ap, again;
+  va_start(ap, format);
+  va_copy(again, ap);
+  int length = vsnprintf(nullptr, 0, format, ap);
+  va_end(ap);
+  std::string message(length > 0 ? length : 0, '\0');
+  vsnprintf(&message[0], message.size() + 1, format, again);
+  va_end(again);
+  fflush(stdout);
+  // One write: stderr is unbuffered.
+  fprintf(stderr, "ninja explain: %s\n", message.c_str());
+}
 
 void Explanations::Record(const Edge* edge, const char* format, ...) {
   if (!enabled_ || !edge) return;

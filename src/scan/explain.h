@@ -1,7 +1,8 @@
 // -d explain: why each edge is dirty. Reasons are recorded per edge during
 // the scan; the status printer shows them with each status line it prints
 // for the edge (as Ninja 1.13 does: at the start on a smart terminal, and
-// again when it finishes).
+// again when it finishes). Every `ninja explain:` line is printed by
+// PrintExplanation.
 #ifndef RONIN_SCAN_EXPLAIN_H_
 #define RONIN_SCAN_EXPLAIN_H_
 
@@ -12,6 +13,10 @@
 namespace ronin {
 
 struct Edge;
+
+// Prints "ninja explain: " and the message as a line on stderr, after
+// what stdout holds, so that the two keep their order on one terminal.
+void PrintExplanation(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
 class Explanations {
  public:

@@ -1,5 +1,5 @@
 // Behaviour verified against ninja 1.13.2 (`deps = msvc`, then `-t deps` and
-// the printed command output); see msvc_deps.h for the rules.
+// the printed command output); see scan/msvc_deps.h for the rules.
 #include "scan/msvc_deps.h"
 
 #include <algorithm>

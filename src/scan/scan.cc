@@ -228,9 +228,9 @@ void DependencyScan::ExplainUnchangedContent(const Edge* edge, TimeStamp thresho
   for (size_t i = 0; i < edge->inputs.size() - edge->order_only_deps; ++i) {
     const Node* input = edge->inputs[i];
     if (input->mtime > threshold)
-      fprintf(stderr, "ninja explain: %s is newer than %s (%" PRId64 " vs %" PRId64 ") but its content is unchanged since %s was built\n",
-              std::string(input->path).c_str(), std::string(edge->outputs[0]->path).c_str(), input->mtime, threshold,
-              std::string(edge->outputs[0]->path).c_str());
+      PrintExplanation("%s is newer than %s (%" PRId64 " vs %" PRId64 ") but its content is unchanged since %s was built",
+                       std::string(input->path).c_str(), std::string(edge->outputs[0]->path).c_str(), input->mtime,
+                       threshold, std::string(edge->outputs[0]->path).c_str());
   }
 }
 

@@ -62,7 +62,6 @@ class DependencyScan {
   // The first visit of an edge: dyndep, output stats, deps. False on error.
   bool EnterEdge(Frame* frame, std::vector<Frame>* stack, std::string* err);
   bool PrepareEdge(Frame* frame, std::vector<Node*>* validation_nodes, std::string* err);
-  void FinishEdge(Frame* frame, bool* dirty_ready);
   bool VerifyDAG(Node* node, std::vector<Frame>* stack, std::string* err);
   // An edge's command line, evaluated only when first compared with a log
   // entry (or not at all, if its hash was computed ahead).

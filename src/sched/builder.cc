@@ -1,189 +1,17 @@
 #include "sched/builder.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <string.h>
-
-#include <algorithm>
-#include <deque>
 
 #include "base/disk.h"
 #include "base/metrics.h"
 #include "base/util.h"
-#include "cache/build_cache.h"
-#include "exec/spawn_retry.h"
 #include "graph/state.h"
 #include "log/build_log.h"
-#include "log/deps_log.h"
-#include "log/edge_outcome.h"
-#include "scan/content_hash_store.h"
 #include "scan/depfile_parser.h"
 #include "scan/msvc_deps.h"
-#include "sched/jobserver.h"
-#include "sched/memory_admission.h"
 
 namespace ronin {
-
-namespace {
-
-// Pretends every command succeeded at once (-n).
-class DryRunCommandRunner : public CommandRunner {
- public:
-  size_t CanRunMore() const override { return SIZE_MAX; }
-  bool StartCommand(Edge* edge) override {
-    finished_.push_back(edge);
-    return true;
-  }
-  bool WaitForCommand(Result* result, int64_t, int64_t) override {
-    if (finished_.empty()) return false;
-    result->status = kExitSuccess;
-    result->edge = finished_.front();
-    finished_.pop_front();
-    return true;
-  }
-
- private:
-  // A queue: -n starts every ready edge at once (tens of thousands), and
-  // erasing from a vector's front moved all the others each time.
-  std::deque<Edge*> finished_;
-};
-
-class RealCommandRunner : public CommandRunner {
- public:
-  RealCommandRunner(const BuildConfig& config, Jobserver* jobserver, const RemoteJobs* remote)
-      : config_(config), jobserver_(jobserver), remote_(remote), subprocs_(config.ronin.job_reaper) {}
-  ~RealCommandRunner() override {
-    // Tokens go back only once our jobs are gone.
-    subprocs_.Clear();
-    if (jobserver_) jobserver_->ReleaseAll();
-  }
-
-  size_t CanRunMore() const override {
-    // Remote jobs (--remote-jobs) have slots of their own.
-    int64_t busy = static_cast<int64_t>(subprocs_.running_count() + subprocs_.finished_count()) -
-                   (remote_ ? remote_->running() : 0);
-    // With a jobserver its tokens are the limit (-l still applies).
-    int64_t capacity = jobserver_ ? INT_MAX : static_cast<int64_t>(throttle_.Limit(config_.parallelism)) - busy;
-    if (config_.max_load_average > 0.0) {
-      int64_t load_capacity = static_cast<int64_t>(config_.max_load_average - GetLoadAverage());
-      capacity = std::min(capacity, load_capacity);
-    }
-    if (capacity < 0) capacity = 0;
-    // Always make progress: one job may run whatever the load.
-    if (capacity == 0 && busy == 0) capacity = 1;
-    // The next job's slot is reserved now (the implicit one or a token);
-    // without one, the wait below also watches for a token.
-    if (capacity > 0 && jobserver_ && !jobserver_->ReserveSlot()) {
-      want_token_ = true;
-      capacity = 0;
-    }
-    return static_cast<size_t>(capacity);
-  }
-
-  bool StartCommand(Edge* edge) override {
-    std::string command = edge->EvaluateCommand();
-    if (ValueTooLarge(command)) {
-      Error("the command for '%s' is longer than %zu MiB once its variables are expanded",
-            std::string(edge->outputs[0]->path).c_str(), kMaxValueSize >> 20);
-      return false;
-    }
-    Subprocess* subprocess;
-    JobFiles files;  // what to remove if ninja dies during the command
-    if (subprocs_.reaps_jobs()) files = JobFilesOf(*edge);
-    while (!(subprocess = subprocs_.Add(command, edge->use_console(), &files))) {
-      int error = errno;
-      bool transient = IsTransientSpawnError(error);
-      if (!transient || subprocs_.running_count() == 0) {
-        Error("%s", DescribeSpawnFailure(edge, command, error, transient).c_str());
-        return false;
-      }
-      throttle_.Lower(subprocs_.running_count(), error);
-      if (!subprocs_.WaitForRoom()) {
-        interrupted_ = true;  // reported by the next WaitForCommand
-        return true;
-      }
-    }
-    if (UsesToken(edge)) jobserver_->JobStarted();
-    edges_[subprocess] = edge;
-    return true;
-  }
-
-  // With a jobserver, may also return true with no result->edge: a token
-  // came free while a job was waiting for one.
-  bool WaitForCommand(Result* result, int64_t deadline, int64_t now) override {
-    if (interrupted_) {
-      result->status = kExitInterrupted;
-      return false;
-    }
-    int token_fd = -1;
-    if (jobserver_) {
-      // An unused slot is not kept while we sleep: others may need it.
-      jobserver_->CancelReservation();
-      if (want_token_) token_fd = jobserver_->wait_fd();
-      want_token_ = false;
-    }
-    std::unique_ptr<Subprocess> subprocess = subprocs_.NextFinished();
-    if (deadline >= 0 && now < 0) now = MonotonicMillis();
-    while (!subprocess) {
-      bool token_ready = false;
-      int64_t timeout = deadline < 0 ? -1 : std::max<int64_t>(0, deadline - now);
-      if (subprocs_.DoWork(token_fd, &token_ready, timeout)) {
-        result->status = kExitInterrupted;
-        return false;
-      }
-      subprocess = subprocs_.NextFinished();
-      if (subprocess) break;
-      if (deadline >= 0) now = MonotonicMillis();  // woken by output or a token: what is left?
-      if (token_ready || (deadline >= 0 && now >= deadline)) return true;
-    }
-    result->status = subprocess->Finish();
-    result->output = subprocess->output();
-    result->peak_rss_bytes = subprocess->peak_rss_bytes();
-    auto it = edges_.find(subprocess.get());
-    result->edge = it->second;
-    if (UsesToken(result->edge)) jobserver_->JobFinished();  // whatever the outcome
-    edges_.erase(it);
-    return true;
-  }
-
-  pid_t ProcessGroupOf(const Edge* edge) const override {
-    for (const auto& entry : edges_) {
-      // Console jobs stay in ninja's process group.
-      if (entry.second == edge) return entry.first->use_console() ? -1 : entry.first->pid();
-    }
-    return -1;
-  }
-
-  std::vector<Edge*> GetActiveEdges() override {
-    std::vector<Edge*> edges;
-    for (const auto& entry : edges_) edges.push_back(entry.second);
-    return edges;
-  }
-
-  void Abort() override {
-    subprocs_.Clear();
-    if (jobserver_) jobserver_->ReleaseAll();
-  }
-
-  void ReportRunningOutput(Status* status) const override {
-    for (const auto& entry : edges_) status->BuildEdgeOutputSoFar(entry.second, entry.first->output());
-  }
-
- private:
-  // Local jobs hold a jobserver slot; remote ones do not.
-  bool UsesToken(const Edge* edge) const { return jobserver_ && !(remote_ && remote_->IsRemote(edge)); }
-
-  const BuildConfig& config_;
-  Jobserver* jobserver_;             // null: -j is the limit
-  const RemoteJobs* remote_;         // null: no remote slots
-  mutable bool want_token_ = false;  // CanRunMore found no token free
-  SpawnThrottle throttle_;           // lowered when starting jobs fails
-  bool interrupted_ = false;         // while waiting to start a job
-  SubprocessSet subprocs_;
-  std::map<const Subprocess*, Edge*> edges_;
-};
-
-}  // namespace
 
 Builder::Builder(State* state, const BuildConfig& config, BuildLog* build_log, DepsLog* deps_log,
                  DiskInterface* disk, Status* status, Explanations* explanations, int64_t start_time_millis)
@@ -194,17 +22,12 @@ Builder::Builder(State* state, const BuildConfig& config, BuildLog* build_log, D
       status_(status),
       explanations_(explanations),
       scan_(state, build_log, deps_log, disk, explanations),
-      deps_log_(deps_log),
-      start_time_millis_(start_time_millis) {
+      start_time_millis_(start_time_millis),
+      lock_file_path_(LockFilePath(*state)) {
   status_->SetExplanations(explanations);
-  if (config.ronin.remote_jobs > 0)
-    remote_.reset(new RemoteJobs(RemoteLaunchers(config.ronin.remote_launchers), config.ronin.remote_jobs));
-  lock_file_path_ = ".ninja_lock";
-  std::string_view build_dir = state->root_scope()->LookupVariable("builddir");
-  if (!build_dir.empty()) lock_file_path_ = std::string(build_dir) + "/" + lock_file_path_;
 }
 
-Builder::~Builder() { Cleanup(); }
+Builder::~Builder() { RemoveLockFile(); }
 
 bool Builder::AddTarget(Node* target, std::string* err) {
   std::vector<Node*> validations;
@@ -228,47 +51,36 @@ void Builder::OnEdgeAddedToPlan(const Edge* edge) {
   status_->EdgeAddedToPlan(edge);
 }
 
-ExitStatus Builder::Build(std::string* err) {
+ExitStatus Builder::Build(const BuildSeams& seams, std::string* err) {
   plan_.PrepareQueue(DurationModel(plan_.edges(), scan_.build_log()));
+  seams_ = seams;
+  WorkChain work(&plan_, seams.stages);
+  work_ = &work;
+  status_->BuildStarted();
+  ExitStatus status = RunCommands(err);
+  if (status != kExitSuccess) Cleanup();
+  status_->BuildFinished();
+  work_ = nullptr;
+  seams_ = BuildSeams();
+  return status;
+}
+
+ExitStatus Builder::RunCommands(std::string* err) {
   int pending_commands = 0;
   int failures_allowed = config_.failures_allowed;
   ExitStatus last_failure = kExitSuccess;
-
-  if (!runner_) {
-    if (config_.dry_run)
-      runner_.reset(new DryRunCommandRunner);
-    else
-      runner_.reset(new RealCommandRunner(config_, jobserver_, remote_.get()));
-    // Lookups may hold a slot and start later unless a start must be seen at once.
-    if (cache_ && !config_.dry_run) runner_ = cache_->Wrap(std::move(runner_), !jobserver_ && !memory_);
-  }
-  status_->BuildStarted();
-
-  // Start as much as capacity allows, then wait for one command; repeat.
+  // Start what the work chain gives, then wait for one command; repeat.
   while (plan_.more_to_do()) {
     if (failures_allowed) {
-      while (Edge* edge = NextWork()) {
-        // A remote command's memory is the farm's, not this machine's.
-        bool local = !(remote_ && remote_->IsRemote(edge));
-        if (local && !MemoryAllows(edge, pending_commands)) {
-          plan_.PutBack(edge);  // the best edge waits for memory; so does the rest
-          break;
-        }
+      for (Work next = work_->Next(); next.edge; next = work_->Next()) {
+        Edge* edge = next.edge;
         // A generator may rewrite the log (e.g. CMake runs -t restat).
-        if (edge->GetBindingBool(Rule::kGenerator) && scan_.build_log()) scan_.build_log()->Close();
-        if (!StartEdge(edge, err)) {
-          Cleanup();
-          status_->BuildFinished();
-          return kExitFailure;
-        }
-        if (edge->is_phony()) {
-          if (!plan_.EdgeFinished(edge, Plan::EdgeResult::kSucceeded, err)) {
-            Cleanup();
-            status_->BuildFinished();
-            return kExitFailure;
-          }
-        } else {
+        if (edge->GetBindingBool(Rule::kGenerator)) scan_.build_log()->Close();
+        if (!StartEdge(next, err)) return kExitFailure;
+        if (!edge->is_phony()) {
           ++pending_commands;
+        } else if (!plan_.EdgeFinished(edge, Plan::EdgeResult::kSucceeded, err)) {
+          return kExitFailure;
         }
       }
       if (pending_commands == 0 && !plan_.more_to_do()) break;
@@ -278,33 +90,26 @@ ExitStatus Builder::Build(std::string* err) {
       CommandRunner::Result result;
       // A view that redraws (the live view) wants the wait to end in time.
       int64_t refresh = status_->RefreshDeadline();
-      if (!runner_->WaitForCommand(&result, refresh < 0 ? -1 : start_time_millis_ + refresh, clock_millis_) ||
+      int64_t deadline = refresh < 0 ? -1 : start_time_millis_ + refresh;
+      if (!seams_.runner->WaitForCommand(&result, deadline, clock_millis_, work_->WakeFd()) ||
           result.status == kExitInterrupted) {
-        Cleanup();
-        status_->BuildFinished();
         *err = "interrupted by user";
         return kExitInterrupted;
       }
-      if (!result.edge) {  // woken by a free jobserver token or for a redraw: start more
+      if (!result.edge) {  // woken for a held-back start or for a redraw: start more
         if (refresh >= 0) RefreshStatus(refresh, clock_millis_ = MonotonicMillis());
         continue;
       }
       --pending_commands;
-      if (remote_) remote_->Finished(result.edge);
       bool finished = FinishCommand(&result, err);
       if (!result.success()) last_failure = result.status;
-      if (!finished) {
-        Cleanup();
-        status_->BuildFinished();
-        return result.success() ? kExitFailure : result.status;
-      }
+      if (!finished) return result.success() ? kExitFailure : result.status;
       if (!result.success() && failures_allowed) --failures_allowed;
       if (refresh >= 0) RefreshStatus(refresh, clock_millis_);  // read when the command was recorded
       continue;
     }
 
     // Nothing running and nothing startable: we are stuck.
-    status_->BuildFinished();
     if (failures_allowed == 0) {
       *err = config_.failures_allowed > 1 ? "subcommands failed" : "subcommand failed";
     } else if (failures_allowed < config_.failures_allowed) {
@@ -314,7 +119,6 @@ ExitStatus Builder::Build(std::string* err) {
     }
     return last_failure != kExitSuccess ? last_failure : kExitFailure;
   }
-  status_->BuildFinished();
   return kExitSuccess;
 }
 
@@ -322,37 +126,27 @@ void Builder::RefreshStatus(int64_t deadline, int64_t now) {
   now -= start_time_millis_;
   if (now < deadline) return;
   // Running jobs' output is looked at only when it may be drawn.
-  runner_->ReportRunningOutput(status_);
+  seams_.runner->ReportRunningOutput(status_);
   status_->Refresh(now);
 }
 
-Edge* Builder::NextWork() {
-  bool local_room = runner_->CanRunMore() > 0;
-  if (remote_) return remote_->NextWork(&plan_, local_room);
-  return local_room ? plan_.FindWork() : nullptr;
-}
-
-bool Builder::StartEdge(Edge* edge, std::string* err) {
+bool Builder::StartEdge(const Work& work, std::string* err) {
   METRIC_RECORD("StartEdge");
+  Edge* edge = work.edge;
   if (edge->is_phony()) return true;
   clock_millis_ = MonotonicMillis();
   int64_t start_time = clock_millis_ - start_time_millis_;
   RunningEdge& running = running_edges_[edge];
+  running.work = work;
   running.start_millis = start_time;
   status_->BuildEdgeStarted(edge, start_time);
 
-  // Output directories exist before the command runs; the lock file's mtime,
-  // rewritten now, is the start stamp recorded in the log.
-  TimeStamp build_start = -1;
-  for (Node* output : edge->outputs) {
-    if (!disk_->MakeDirs(output->path)) return false;
-    if (build_start == -1 && !config_.dry_run) {
-      disk_->WriteFile(lock_file_path_, "");
-      build_start = disk_->Stat(lock_file_path_, err);
-      if (build_start == -1) build_start = 0;
-    }
+  // Output directories exist before the command runs; the start stamp is
+  // taken once the first one does.
+  for (size_t i = 0; i < edge->outputs.size(); ++i) {
+    if (!disk_->MakeDirs(edge->outputs[i]->path)) return false;
+    if (i == 0) running.start_stamp = seams_.times->StartStamp();
   }
-  running.start_stamp = build_start == -1 ? 0 : build_start;
 
   std::string depfile = edge->GetUnescapedDepfile();
   if (!depfile.empty() && !disk_->MakeDirs(depfile)) return false;
@@ -363,26 +157,12 @@ bool Builder::StartEdge(Edge* edge, std::string* err) {
     if (!disk_->WriteFile(rspfile, content)) return false;
   }
 
-  if (remote_) remote_->Started(edge);
-  if (!runner_->StartCommand(edge)) {
+  if (!seams_.runner->StartCommand(edge)) {
     *err = "could not start the command for '" + std::string(edge->outputs[0]->path) + "'";
     return false;
   }
-  if (memory_) memory_->JobStarted(edge, runner_->ProcessGroupOf(edge));
+  work_->Started(work, *seams_.runner);
   return true;
-}
-
-bool Builder::MemoryAllows(const Edge* edge, int pending_commands) {
-  if (!memory_ || edge->is_phony() || pending_commands == 0) return true;
-  std::string why;
-  if (memory_->MayStart(edge, &why)) return true;
-  METRIC_RECORD("memory admission held a job back");
-  if (config_.explain) {
-    fflush(stdout);
-    fprintf(stderr, "ninja explain: not starting %s yet: %s\n", std::string(edge->outputs[0]->path).c_str(),
-            why.c_str());
-  }
-  return false;
 }
 
 bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
@@ -403,77 +183,55 @@ bool Builder::FinishCommand(CommandRunner::Result* result, std::string* err) {
     }
   }
 
-  auto running = running_edges_.find(edge);
-  int64_t start_time = running->second.start_millis;
-  TimeStamp start_stamp = running->second.start_stamp;
-  clock_millis_ = MonotonicMillis();
-  int64_t end_time = clock_millis_ - start_time_millis_;
-  running_edges_.erase(running);
-  status_->BuildEdgeFinished(edge, start_time, end_time, result->status, result->output);
-  if (memory_ && !memory_->JobFinished(edge, result->peak_rss_bytes, err)) {
-    *err = "Error writing to .ronin_state: " + *err;
-    return false;
-  }
-
-  if (!result->success()) return plan_.EdgeFinished(edge, Plan::EdgeResult::kFailed, err);
-
-  // Restat: outputs a restat command left untouched are clean, and so may be
-  // what depends on them.
-  TimeStamp record_mtime = 0;
-  // What -t trace will show of this run.
-  EdgeOutcome outcome{-1, static_cast<int>(start_time), static_cast<int>(end_time), result->peak_rss_bytes};
-  outcome.cached = result->cached;
-  if (!config_.dry_run) {
-    bool restat = edge->GetBindingBool(Rule::kRestat);
-    bool generator = edge->GetBindingBool(Rule::kGenerator);
-    bool node_cleaned = false;
-    record_mtime = start_stamp;
-    if (record_mtime == 0 || restat || generator) {
-      for (Node* output : edge->outputs) {
-        TimeStamp new_mtime = disk_->Stat(std::string(output->path), err);
-        if (new_mtime == -1) return false;
-        if (new_mtime > record_mtime) record_mtime = new_mtime;
-        if (restat && output->mtime == new_mtime) {
-          if (!plan_.CleanNode(&scan_, output, err)) return false;
-          node_cleaned = true;
-        }
-      }
-    }
-    if (node_cleaned) record_mtime = start_stamp;
-    // Early cutoff: an output rewritten with the same content is as good
-    // as one a restat command left alone.
-    if (content_) {
-      std::vector<Node*> unchanged = content_->UnchangedOutputs(edge);
-      outcome.unchanged_outputs = static_cast<int>(unchanged.size());
-      for (Node* output : unchanged)
-        if (!plan_.CleanNode(&scan_, output, err)) return false;
-    }
-  }
-
+  FinishedCommand command = Collect(*result, deps_type.empty() ? nullptr : &deps_nodes);
+  if (!result->success())
+    return plan_.EdgeFinished(edge, Plan::EdgeResult::kFailed, err) && seams_.recorder->Record(command, err);
+  if (!CheckOutputs(edge, &command, err)) return false;
   if (!plan_.EdgeFinished(edge, Plan::EdgeResult::kSucceeded, err)) return false;
 
   std::string rspfile = edge->GetUnescapedRspfile();
   if (!rspfile.empty() && !config_.keep_rsp) disk_->RemoveFile(rspfile);
+  return seams_.recorder->Record(command, err);
+}
 
-  if (BuildLog* log = scan_.build_log()) {
-    if (!log->RecordCommand(edge, static_cast<int>(start_time), static_cast<int>(end_time), record_mtime)) {
-      *err = std::string("Error writing to build log: ") + strerror(errno);
-      return false;
-    }
-  }
+FinishedCommand Builder::Collect(const CommandRunner::Result& result, const std::vector<Node*>* deps) {
+  auto running = running_edges_.find(result.edge);
+  RunningEdge started = running->second;
+  running_edges_.erase(running);
+  work_->Finished(started.work);
+  clock_millis_ = MonotonicMillis();
+  int64_t end_time = clock_millis_ - start_time_millis_;
+  status_->BuildEdgeFinished(result.edge, started.start_millis, end_time, result.status, result.output);
+  FinishedCommand command;
+  command.edge = result.edge;
+  command.status = result.status;
+  command.start_millis = static_cast<int>(started.start_millis);
+  command.end_millis = static_cast<int>(end_time);
+  command.start_stamp = started.start_stamp;
+  command.deps = deps;
+  command.peak_rss_bytes = result.peak_rss_bytes;
+  command.cached = result.cached;
+  return command;
+}
 
-  if (!deps_type.empty() && !config_.dry_run) {
-    for (Node* output : edge->outputs) {
-      TimeStamp deps_mtime = disk_->Stat(std::string(output->path), err);
-      if (deps_mtime == -1) return false;
-      if (!deps_log_->RecordDeps(output, deps_mtime, deps_nodes)) {
-        *err = std::string("Error writing to deps log: ") + strerror(errno);
-        return false;
-      }
-    }
-  }
-  if (content_ && !config_.dry_run) content_->RecordRun(edge, deps_nodes, start_stamp);
-  if (outcomes_ && !config_.dry_run) outcomes_->Ran(edge, outcome);
+bool Builder::CheckOutputs(Edge* edge, FinishedCommand* command, std::string* err) {
+  // Restat: outputs a restat command left untouched are clean, and so may
+  // be what depends on them.
+  std::vector<Node*> untouched;
+  if (!seams_.times->Check(edge, command->start_stamp, &untouched, &command->record_mtime, err) ||
+      !CleanNodes(untouched, err))
+    return false;
+  // Early cutoff: an output rewritten with the same content is as good as
+  // one a restat command left alone.
+  std::vector<Node*> unchanged;
+  if (!seams_.cutoff->UnchangedOutputs(edge, &unchanged)) return true;
+  command->unchanged_outputs = static_cast<int>(unchanged.size());
+  return CleanNodes(unchanged, err);
+}
+
+bool Builder::CleanNodes(const std::vector<Node*>& nodes, std::string* err) {
+  for (Node* node : nodes)
+    if (!plan_.CleanNode(&scan_, node, err)) return false;
   return true;
 }
 
@@ -526,23 +284,25 @@ bool Builder::LoadDyndeps(Node* node, std::string* err) {
 }
 
 void Builder::Cleanup() {
-  if (runner_) {
-    std::vector<Edge*> active = runner_->GetActiveEdges();
-    runner_->Abort();
-    for (Edge* edge : active) {
-      // Delete outputs the interrupted command touched (all of them if it
-      // has a depfile: the depfile may be newer than a half-written output).
-      std::string depfile = edge->GetUnescapedDepfile();
-      for (Node* output : edge->outputs) {
-        std::string err;
-        TimeStamp new_mtime = disk_->Stat(std::string(output->path), &err);
-        if (new_mtime == -1) Error("%s", err.c_str());
-        if (!depfile.empty() || output->mtime != new_mtime) disk_->RemoveFile(std::string(output->path));
-      }
-      if (!depfile.empty()) disk_->RemoveFile(depfile);
+  std::vector<Edge*> active = seams_.runner->GetActiveEdges();
+  seams_.runner->Abort();
+  work_->Abort();
+  for (Edge* edge : active) {
+    // Delete outputs the interrupted command touched (all of them if it
+    // has a depfile: the depfile may be newer than a half-written output).
+    std::string depfile = edge->GetUnescapedDepfile();
+    for (Node* output : edge->outputs) {
+      std::string err;
+      TimeStamp new_mtime = disk_->Stat(std::string(output->path), &err);
+      if (new_mtime == -1) Error("%s", err.c_str());
+      if (!depfile.empty() || output->mtime != new_mtime) disk_->RemoveFile(std::string(output->path));
     }
-    runner_.reset();
+    if (!depfile.empty()) disk_->RemoveFile(depfile);
   }
+  RemoveLockFile();
+}
+
+void Builder::RemoveLockFile() {
   std::string err;
   if (disk_->Stat(lock_file_path_, &err) > 0) disk_->RemoveFile(lock_file_path_);
 }

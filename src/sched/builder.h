@@ -1,37 +1,49 @@
-// The builder: turns a plan into running commands. Starts ready edges as
-// capacity allows, waits for them, records results in the logs, handles
-// restat, dyndep and failures, and cleans up after an interrupt.
+// The builder: turns a plan into running commands. It takes each edge to
+// start from the work chain (work_chain.h), starts it on the runner, waits
+// for commands, extracts their discovered dependencies, checks their
+// outputs (restat, early cutoff) and tells the recorders
+// (log/build_recorder.h); it handles dyndep and failures, and cleans up
+// after an interrupt. Which runner, stages, checks and recorders a build
+// has is decided once where it is set up (driver/build_setup.h), never in
+// the loop.
 #ifndef RONIN_SCHED_BUILDER_H_
 #define RONIN_SCHED_BUILDER_H_
 
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "exec/command_runner.h"
-#include "exec/subprocess.h"
+#include "log/build_recorder.h"
 #include "scan/explain.h"
+#include "scan/output_cutoff.h"
 #include "scan/scan.h"
+#include "sched/output_times.h"
 #include "sched/plan.h"
-#include "sched/remote_jobs.h"
+#include "sched/work_chain.h"
 #include "status/status.h"
 
 namespace ronin {
 
-class BuildCache;
 class BuildLog;
-class ContentHashStore;
 class DepsLog;
 class DiskInterface;
-class EdgeOutcomeRecorder;
 class State;
-class Jobserver;
-class MemoryAdmission;
+
+// What a build's loop works with besides the graph, the logs and the
+// status: none of it may be null.
+struct BuildSeams {
+  CommandRunner* runner = nullptr;   // the real one, -n's or a test's, behind the cache if any
+  std::vector<WorkStage*> stages;    // after the plan, in order (work_chain.h)
+  OutputTimes* times = nullptr;      // start stamps and restat
+  OutputCutoff* cutoff = nullptr;    // early cutoff (NoOutputCutoff: none)
+  BuildRecorder* recorder = nullptr;  // told of each command that ends
+};
 
 class Builder : public PlanDelegate {
  public:
+  // None may be null (the build log is written only if opened for writing).
   Builder(State* state, const BuildConfig& config, BuildLog* build_log, DepsLog* deps_log,
           DiskInterface* disk, Status* status, Explanations* explanations, int64_t start_time_millis);
   ~Builder() override;
@@ -40,27 +52,9 @@ class Builder : public PlanDelegate {
   // *err when it is already up to date.
   bool AddTarget(Node* target, std::string* err);
   bool AlreadyUpToDate() const { return !plan_.more_to_do(); }
-  // Runs the plan. Returns the exit status; *err says why it stopped.
-  ExitStatus Build(std::string* err);
-
-  void SetJobserver(Jobserver* jobserver) { jobserver_ = jobserver; }
-  void SetCommandRunner(std::unique_ptr<CommandRunner> runner) { runner_ = std::move(runner); }
-  // --content-hash: the scan checks content, finished commands are recorded
-  // and cut off early when their outputs did not change (null: off).
-  void SetContentHashStore(ContentHashStore* store) {
-    content_ = store;
-    scan_.set_content_store(store);
-  }
-
-  // --keep-free-memory: jobs start only when memory allows (null: off).
-  void SetMemoryAdmission(MemoryAdmission* memory) { memory_ = memory; }
-  // --cache: cacheable edges are restored instead of run (null: off).
-  void SetBuildCache(BuildCache* cache) { cache_ = cache; }
-  // What each command's run showed, for -t trace (null: not recorded).
-  void SetEdgeOutcomes(EdgeOutcomeRecorder* outcomes) {
-    outcomes_ = outcomes;
-    scan_.set_edge_outcomes(outcomes);
-  }
+  // Runs the plan with `seams`, which are used only during the call.
+  // Returns the exit status; *err says why it stopped.
+  ExitStatus Build(const BuildSeams& seams, std::string* err);
 
   // PlanDelegate:
   void OnEdgeAddedToPlan(const Edge* edge) override;
@@ -70,16 +64,22 @@ class Builder : public PlanDelegate {
   DependencyScan* scan() { return &scan_; }
 
  private:
-  // The next ready edge there is a slot for, or null.
-  Edge* NextWork();
-  bool StartEdge(Edge* edge, std::string* err);
+  // The loop: start what the work chain gives, wait for one command, repeat.
+  ExitStatus RunCommands(std::string* err);
+  bool StartEdge(const Work& work, std::string* err);
   bool FinishCommand(CommandRunner::Result* result, std::string* err);
-  // Whether memory admission lets `edge` start now.
-  bool MemoryAllows(const Edge* edge, int pending_commands);
+  // The command of `result` is no longer running: the work chain and the
+  // status hear of it; what the recorders will be told of it.
+  FinishedCommand Collect(const CommandRunner::Result& result, const std::vector<Node*>* deps);
+  // Restat and early cutoff: outputs the command left as they were clean
+  // what depends on them.
+  bool CheckOutputs(Edge* edge, FinishedCommand* command, std::string* err);
+  bool CleanNodes(const std::vector<Node*>& nodes, std::string* err);
   bool ExtractDeps(CommandRunner::Result* result, const std::string& deps_type,
                    const std::string& deps_prefix, std::vector<Node*>* deps_nodes, std::string* err);
   // After a failure or interrupt: stop jobs, delete outputs they touched.
   void Cleanup();
+  void RemoveLockFile();
   // Redraws the status view once `deadline` (Status::RefreshDeadline
   // before the wait) has passed; called after a finished command is
   // recorded, so that it is not drawn. A redraw with no job left to show
@@ -93,15 +93,10 @@ class Builder : public PlanDelegate {
   Status* status_;
   Explanations* explanations_;
   DependencyScan scan_;
-  DepsLog* deps_log_;
-  std::unique_ptr<CommandRunner> runner_;
-  Jobserver* jobserver_ = nullptr;
-  ContentHashStore* content_ = nullptr;
-  MemoryAdmission* memory_ = nullptr;
-  BuildCache* cache_ = nullptr;
-  EdgeOutcomeRecorder* outcomes_ = nullptr;
-  std::unique_ptr<RemoteJobs> remote_;  // --remote-jobs (null: off)
+  BuildSeams seams_;  // during Build
+  WorkChain* work_ = nullptr;  // during Build
   struct RunningEdge {
+    Work work;
     int64_t start_millis = 0;   // since the build started, for the log and status
     TimeStamp start_stamp = 0;  // the lock file's mtime at the start (0 if unknown)
   };

@@ -1,4 +1,4 @@
-// Expected command durations for the critical path (plan.cc): each edge's
+// Expected command durations for the critical path (sched/plan.cc): each edge's
 // duration is end - start of its last run in .ninja_log. Commands faster
 // than a floor all weigh the floor (their measured times are mostly start-up
 // noise), edges with no history weigh the median of the known ones, and

@@ -6,8 +6,11 @@
 
 #include <algorithm>
 
+#include "base/metrics.h"
 #include "base/util.h"
+#include "exec/command_runner.h"
 #include "graph/graph.h"
+#include "scan/explain.h"
 #include "sched/resource_history.h"
 
 namespace ronin {
@@ -114,8 +117,24 @@ std::vector<int64_t> ResidentMemoryOfGroups(const std::vector<pid_t>& pgids) {
   return rss;
 }
 
-MemoryAdmission::MemoryAdmission(int64_t keep_free_bytes, ResourceHistory* history)
-    : keep_free_(keep_free_bytes), history_(history) {}
+MemoryAdmission::MemoryAdmission(int64_t keep_free_bytes, const ResourceHistory* history, bool explain)
+    : keep_free_(keep_free_bytes), history_(history), explain_(explain) {}
+
+Work MemoryAdmission::Next(bool local_room) {
+  Work work = upstream_->Next(local_room);
+  if (!work.edge || work.slot == JobSlot::kRemote || work.edge->is_phony()) return work;
+  std::string why;
+  if (MayStart(work.edge, &why)) return work;
+  METRIC_RECORD("memory admission held a job back");
+  if (explain_)
+    PrintExplanation("not starting %s yet: %s", std::string(work.edge->outputs[0]->path).c_str(), why.c_str());
+  upstream_->PutBack(work);  // the best edge waits for memory; so does the rest
+  return Work();
+}
+
+void MemoryAdmission::Started(const Work& work, const CommandRunner& runner) {
+  JobStarted(work.edge, runner.ProcessGroupOf(work.edge));
+}
 
 int64_t MemoryAdmission::UnreachedNeed() {
   std::vector<pid_t> pgids;
@@ -154,11 +173,10 @@ void MemoryAdmission::JobStarted(const Edge* edge, pid_t pgid) {
   running_.push_back(RunningJob{edge, pgid, need, need == 0});
 }
 
-bool MemoryAdmission::JobFinished(const Edge* edge, int64_t peak_rss_bytes, std::string* err) {
+void MemoryAdmission::JobFinished(const Edge* edge) {
   running_.erase(std::remove_if(running_.begin(), running_.end(),
                                 [edge](const RunningJob& job) { return job.edge == edge; }),
                  running_.end());
-  return history_->RecordPeakRss(edge, peak_rss_bytes, err);
 }
 
 }  // namespace ronin

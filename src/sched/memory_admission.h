@@ -1,11 +1,15 @@
 // --keep-free-memory=SIZE: memory-aware admission of jobs. A job is not
 // started while starting it would take the machine's available memory below
 // SIZE. Its expected need is its own peak RSS from its last run, or the
-// median of its rule's (resource_history.h), or 0 when nothing is known.
+// median of its rule's (sched/resource_history.h), or 0 when nothing is known.
 // Jobs already running count with their expected need until their process
 // group's resident memory reaches it (after that it shows in the available
 // memory), so a burst of starts cannot overshoot. At least one job always
 // runs, so the build always makes progress.
+//
+// It is a stage of the work chain (work_chain.h): the best ready local edge
+// that may not start goes back to the queue, and nothing else starts until
+// a job ends (a remote job's memory is the farm's, not this machine's).
 #ifndef RONIN_SCHED_MEMORY_ADMISSION_H_
 #define RONIN_SCHED_MEMORY_ADMISSION_H_
 
@@ -14,6 +18,8 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "sched/work_chain.h"
 
 namespace ronin {
 
@@ -30,17 +36,24 @@ int64_t AvailableMemory();
 // The summed resident memory (bytes) of the processes in each process group.
 std::vector<int64_t> ResidentMemoryOfGroups(const std::vector<pid_t>& pgids);
 
-class MemoryAdmission {
+class MemoryAdmission : public WorkStage {
  public:
-  MemoryAdmission(int64_t keep_free_bytes, ResourceHistory* history);
+  // `history` (whose recorder keeps each job's peak for next time) gives
+  // each job's expected need. With `explain` (-d explain), each edge held
+  // back says why.
+  MemoryAdmission(int64_t keep_free_bytes, const ResourceHistory* history, bool explain = false);
+
+  // WorkStage:
+  Work Next(bool local_room) override;
+  void Started(const Work& work, const CommandRunner& runner) override;
+  void Finished(const Work& work) override { JobFinished(work.edge); }
 
   // Whether `edge` may start now; if not, *why says what it would need.
   bool MayStart(const Edge* edge, std::string* why);
   // A job started in its own process group `pgid` (-1: it shares ours; it
   // then counts with its whole expected need until it ends).
   void JobStarted(const Edge* edge, pid_t pgid);
-  // A job ended; its peak RSS (-1: unknown) is kept for next time.
-  bool JobFinished(const Edge* edge, int64_t peak_rss_bytes, std::string* err);
+  void JobFinished(const Edge* edge);
 
  private:
   struct RunningJob {
@@ -53,7 +66,8 @@ class MemoryAdmission {
   int64_t UnreachedNeed();
 
   int64_t keep_free_;
-  ResourceHistory* history_;
+  const ResourceHistory* history_;
+  bool explain_;
   std::vector<RunningJob> running_;
 };
 

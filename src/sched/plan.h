@@ -1,7 +1,7 @@
 // The build plan: which edges a build wants, which are ready to run, and
 // how finishing one makes others ready. Ready edges are ordered by
 // critical path: the longest chain of expected durations to a target first
-// (duration_model.h; the longest chain of commands when none is known).
+// (sched/duration_model.h; the longest chain of commands when none is known).
 #ifndef RONIN_SCHED_PLAN_H_
 #define RONIN_SCHED_PLAN_H_
 
@@ -13,6 +13,7 @@
 #include "graph/graph.h"
 #include "scan/dyndep.h"
 #include "sched/duration_model.h"
+#include "sched/work_chain.h"
 
 namespace ronin {
 
@@ -28,10 +29,12 @@ class PlanDelegate {
   virtual bool LoadDyndeps(Node* node, std::string* err) = 0;
 };
 
-class Plan {
+// The first link of the work chain (work_chain.h): its ready edges are
+// all local work.
+class Plan : public WorkSource {
  public:
   explicit Plan(PlanDelegate* delegate = nullptr) : delegate_(delegate) {}
-  ~Plan() { Reset(); }
+  ~Plan() override { Reset(); }
 
   // Adds the edges needed to bring `target` up to date. False with an empty
   // *err if there is nothing to do.
@@ -43,8 +46,9 @@ class Plan {
   const std::vector<Edge*>& edges() const { return plan_edges_; }
   // The next edge to start, or null.
   Edge* FindWork();
-  // Returns an edge FindWork gave out that cannot start yet (memory).
-  void PutBack(Edge* edge) { ready_.push(edge); }
+  // WorkSource:
+  Work Next(bool local_room) override { return Work{local_room ? FindWork() : nullptr}; }
+  void PutBack(const Work& work) override { ready_.push(work.edge); }
   bool more_to_do() const { return wanted_edges_ > 0 && command_edges_ > 0; }
 
   enum class EdgeResult { kFailed, kSucceeded };
@@ -70,7 +74,6 @@ class Plan {
   void ScheduleWork(Edge* edge);
   bool EdgeMaybeReady(Edge* edge, std::string* err);
   bool NodeFinished(Node* node, std::string* err);
-  bool ProcessSucceeded(Edge* edge, std::string* err);
   bool RefreshDyndepDependents(DependencyScan* scan, const Node* node, std::string* err);
 
   struct ReadyOrder {

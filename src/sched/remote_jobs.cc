@@ -1,8 +1,7 @@
-// Local and remote slots for ready edges (remote_jobs.h).
+// Local and remote slots for ready edges (sched/remote_jobs.h).
 #include "sched/remote_jobs.h"
 
 #include "graph/graph.h"
-#include "sched/plan.h"
 
 namespace ronin {
 
@@ -14,36 +13,35 @@ bool RemoteJobs::IsRemote(const Edge* edge) const {
   return remote;
 }
 
-bool RemoteJobs::Fits(const Edge* edge, bool local_room) const {
-  return IsRemote(edge) ? running_ < limit_ : local_room;
-}
-
-Edge* RemoteJobs::NextWork(Plan* plan, bool local_room) {
+Work RemoteJobs::Next(bool local_room) {
+  bool remote_room = running_ < limit_;
   // Held edges were ready first, so they go first.
-  if (running_ < limit_ && !held_remote_.empty()) {
+  if (remote_room && !held_remote_.empty()) {
     Edge* edge = held_remote_.front();
     held_remote_.pop_front();
-    return edge;
+    return Work{edge, JobSlot::kRemote};
   }
   if (local_room && !held_local_.empty()) {
     Edge* edge = held_local_.front();
     held_local_.pop_front();
-    return edge;
+    return Work{edge, JobSlot::kLocal};
   }
-  if (!local_room && running_ >= limit_) return nullptr;
-  while (Edge* edge = plan->FindWork()) {
-    if (Fits(edge, local_room)) return edge;
-    (IsRemote(edge) ? held_remote_ : held_local_).push_back(edge);
+  if (!local_room && !remote_room) return Work();
+  // The plan's ready edges are asked for whatever their kind.
+  while (Edge* edge = upstream_->Next(true).edge) {
+    Work work = Kind(edge);
+    if (work.slot == JobSlot::kRemote ? remote_room : local_room) return work;
+    (work.slot == JobSlot::kRemote ? held_remote_ : held_local_).push_back(edge);
   }
-  return nullptr;
+  return Work();
 }
 
-void RemoteJobs::Started(const Edge* edge) {
-  if (IsRemote(edge)) ++running_;
+void RemoteJobs::Started(const Work& work, const CommandRunner&) {
+  if (work.slot == JobSlot::kRemote) ++running_;
 }
 
-void RemoteJobs::Finished(const Edge* edge) {
-  if (IsRemote(edge) && running_ > 0) --running_;
+void RemoteJobs::Finished(const Work& work) {
+  if (work.slot == JobSlot::kRemote && running_ > 0) --running_;
 }
 
 }  // namespace ronin

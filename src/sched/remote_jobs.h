@@ -1,9 +1,10 @@
-// Admission of ready edges with remote execution (--remote-jobs=N): edges
-// whose command starts with a distributed launcher (remote_launchers.h)
-// take one of N remote slots instead of a local -j slot, so a build farm
-// gets N compiles at once while links and generators stay within the
-// local cores. An edge whose kind of slot is full waits in a queue of its
-// kind while edges of the other kind start.
+// Remote slots, a stage of the work chain (sched/work_chain.h), for remote
+// execution (--remote-jobs=N): edges whose command starts with a
+// distributed launcher (sched/remote_launchers.h) take one of N remote slots
+// instead of a local -j slot, so a build farm gets N compiles at once while
+// links and generators stay within the local cores. An edge whose kind of
+// slot is full waits in a queue of its kind while edges of the other kind
+// start.
 #ifndef RONIN_SCHED_REMOTE_JOBS_H_
 #define RONIN_SCHED_REMOTE_JOBS_H_
 
@@ -11,13 +12,13 @@
 #include <unordered_map>
 
 #include "sched/remote_launchers.h"
+#include "sched/work_chain.h"
 
 namespace ronin {
 
 struct Edge;
-class Plan;
 
-class RemoteJobs {
+class RemoteJobs : public WorkStage {
  public:
   RemoteJobs(RemoteLaunchers launchers, int limit) : launchers_(std::move(launchers)), limit_(limit) {}
 
@@ -25,19 +26,17 @@ class RemoteJobs {
   // per edge: the command is evaluated once).
   bool IsRemote(const Edge* edge) const;
 
-  // The next edge that may start: an edge held back earlier whose kind of
-  // slot is free, else the plan's next one that fits; edges that do not
-  // fit are held. `local_room`: a local slot is free now.
-  Edge* NextWork(Plan* plan, bool local_room);
-
-  // The builder reports each edge it started and each it collected.
-  void Started(const Edge* edge);
-  void Finished(const Edge* edge);
-  // Remote edges started and not yet collected.
+  // An edge held back earlier whose kind of slot is free, else the next
+  // ready one that fits; edges that do not fit are held. `local_room`: a
+  // local slot is free now.
+  Work Next(bool local_room) override;
+  void Started(const Work& work, const CommandRunner& runner) override;
+  void Finished(const Work& work) override;
+  // Remote jobs started and not yet collected.
   int running() const { return running_; }
 
  private:
-  bool Fits(const Edge* edge, bool local_room) const;
+  Work Kind(Edge* edge) const { return Work{edge, IsRemote(edge) ? JobSlot::kRemote : JobSlot::kLocal}; }
 
   RemoteLaunchers launchers_;
   int limit_;

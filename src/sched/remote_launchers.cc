@@ -1,4 +1,4 @@
-// The remote-launcher classifier (remote_launchers.h).
+// The remote-launcher classifier (sched/remote_launchers.h).
 #include "sched/remote_launchers.h"
 
 #include <ctype.h>

@@ -64,6 +64,12 @@ int64_t ResourceHistory::ExpectedPeakRss(const Edge* edge) const {
   return median == rule_median_.end() ? -1 : median->second;
 }
 
+bool ResourceHistory::Record(const FinishedCommand& command, std::string* err) {
+  if (RecordPeakRss(command.edge, command.peak_rss_bytes, err)) return true;
+  *err = "Error writing to .ronin_state: " + *err;
+  return false;
+}
+
 bool ResourceHistory::RecordPeakRss(const Edge* edge, int64_t bytes, std::string* err) {
   if (!file_ || bytes < 0 || KeyOf(edge).empty()) return true;
   return file_->Put(StateFile::Kind::kEdgeResources, KeyOf(edge), "peak_rss=" + std::to_string(bytes), err);

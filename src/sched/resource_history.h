@@ -1,7 +1,9 @@
 // What each command needed last time it ran: its peak resident memory,
-// kept in .ronin_state (state_file.h) as kEdgeResources records keyed by
+// kept in .ronin_state (log/state_file.h) as kEdgeResources records keyed by
 // the edge's first output. Payload: "peak_rss=BYTES" (space-separated
-// name=value fields; fields this build does not know are ignored).
+// name=value fields; fields this build does not know are ignored). It
+// records the peak of every command that ends, failed or not, as a
+// recorder of the build (log/build_recorder.h).
 #ifndef RONIN_SCHED_RESOURCE_HISTORY_H_
 #define RONIN_SCHED_RESOURCE_HISTORY_H_
 
@@ -10,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "log/build_recorder.h"
+
 namespace ronin {
 
 class State;
@@ -17,10 +21,14 @@ class StateFile;
 struct Edge;
 struct Rule;
 
-class ResourceHistory {
+class ResourceHistory : public BuildRecorder {
  public:
   // `file` may be null: nothing is known and nothing is kept.
   ResourceHistory(const State* state, StateFile* file);
+
+  // BuildRecorder: the command's peak; a state file that cannot be
+  // written stops the build.
+  bool Record(const FinishedCommand& command, std::string* err) override;
 
   // The edge's expected peak RSS in bytes: its own last peak, else the
   // median of its rule's recorded peaks, else -1 (nothing known).

@@ -1,4 +1,4 @@
-// What the build cache (build_cache.h) has done so far in this build, for
+// What the build cache (cache/build_cache.h) has done so far in this build, for
 // the views that show it while the build runs (NINJA_STATUS's %C, the live
 // view's summary row) and for `-d stats` at the end. The build loop counts
 // and the views read them on the same thread; atomics keep them safe to

@@ -1,4 +1,4 @@
-// The jobs the live view (live_status.h) shows as running, oldest first.
+// The jobs the live view (status/live_status.h) shows as running, oldest first.
 // Starting and finishing a job is the view's only work per command, so a
 // finished job's slot, with its strings' buffers, serves the next job: no
 // allocation and no string moves, only a few words of bookkeeping.

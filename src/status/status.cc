@@ -107,8 +107,7 @@ void StatusPrinter::PrintExplanations(const Edge* edge) {
   const std::vector<std::string>* reasons = explanations_ ? explanations_->Lookup(edge) : nullptr;
   if (!reasons || reasons->empty()) return;
   printer_.PrintOnNewLine("");
-  fflush(stdout);
-  for (const std::string& reason : *reasons) fprintf(stderr, "ninja explain: %s\n", reason.c_str());
+  for (const std::string& reason : *reasons) PrintExplanation("%s", reason.c_str());
 }
 
 void StatusPrinter::PrintStatus(const Edge* edge, int64_t time_millis) {

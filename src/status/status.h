@@ -63,7 +63,7 @@ class StatusPrinter : public Status {
   // (%C, the build cache's hits/lookups, is known only with --cache).
   std::string FormatProgressStatus(const char* format, int64_t time_millis) const;
 
-  // For a view drawn below the status line (live_status.h): `hook` runs
+  // For a view drawn below the status line (status/live_status.h): `hook` runs
   // before anything scrolls the status line up; PrintOnNewLine prints
   // text as command output is printed.
   void SetBeforeNewLine(std::function<void()> hook) { printer_.SetBeforeNewLine(std::move(hook)); }

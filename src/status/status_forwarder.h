@@ -1,5 +1,5 @@
 // A Status that passes every call on to another one. A view that adds to
-// the classic status (the live view, live_status.h) derives from it and
+// the classic status (the live view, status/live_status.h) derives from it and
 // overrides only the calls it changes; the rest reach the inner Status
 // unchanged.
 #ifndef RONIN_STATUS_STATUS_FORWARDER_H_

@@ -1,5 +1,5 @@
 // `ninja -t browse`: a web page per graph node, served by the small HTTP
-// server in http_server.cc instead of Ninja's Python script.
+// server in net/http_server.cc instead of Ninja's Python script.
 //
 // Ninja hands its browse arguments to a Python argparse parser, so the
 // options, the help and the error messages here reproduce what that parser

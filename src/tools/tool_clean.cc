@@ -81,7 +81,7 @@ void Cleaner::Remove(const std::string& path) {
     reported = FileExists(path);
   } else {
     // A directory output goes with its contents, counted as one file, where
-    // Ninja 1.13.2 fails with "Directory not empty" (remove_tree.h).
+    // Ninja 1.13.2 fails with "Directory not empty" (base/remove_tree.h).
     std::string err;
     if (IsRealDirectory(path) && !EmptyDirectory(path, &err)) {
       Error("%s", err.c_str());

@@ -1,4 +1,4 @@
-// Pieces shared by the subtools (tools.cc and tool_*.cc): the entry points
+// Pieces shared by the subtools (tools/tools.cc and tools/tool_*.cc): the entry points
 // the registry points at, Ninja-style option parsing, and graph helpers
 // several tools need.
 #ifndef RONIN_TOOLS_TOOL_COMMON_H_

@@ -1,5 +1,5 @@
 // `ninja -t report [-o FILE]`: an HTML report of the last build recorded in
-// .ninja_log (report_html.cc renders it). Needs the manifest for each
+// .ninja_log (insight/report_html.cc renders it). Needs the manifest for each
 // command's rule and for the dependencies the critical path follows.
 #include <stdio.h>
 

@@ -2,7 +2,7 @@
 // Chrome trace event JSON (what chrome://tracing and Perfetto load). One
 // complete event per command, named for its first output, with its rule as
 // category, laid out on job slots as thread ids. Where ronin's own state
-// file recorded more about a run (edge_outcome.h), it goes in the event's
+// file recorded more about a run (log/edge_outcome.h), it goes in the event's
 // args, and the edges that build skipped by content are instant events.
 #include <stdio.h>
 

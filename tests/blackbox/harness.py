@@ -205,7 +205,7 @@ def write_tree(root, files):
             f.write(content)
 
 
-# ronin's private cache (the graph image, src/graph_image.h): not part of
+# ronin's private cache (the graph image, src/image/graph_image.h): not part of
 # what Ninja leaves behind, so file comparisons skip it.
 RONIN_PRIVATE_FILES = (".ronin_graph",)
 

@@ -1,5 +1,5 @@
-"""What --cache tells about itself (src/cache_counts.h, status.cc's %C,
-live_status.cc's cache row, -d stats, -t trace and -t report's marks), and
+"""What --cache tells about itself (src/status/cache_counts.h, src/status/status.cc's %C,
+src/status/live_status.cc's cache row, -d stats, -t trace and -t report's marks), and
 that none of it shows, or changes Ninja's behaviour, without --cache.
 
 The commands are shell one-liners that write a depfile, so they are

@@ -1,4 +1,4 @@
-"""`-t clean` and outputs that are directories or implicit (src/tool_clean.cc).
+"""`-t clean` and outputs that are directories or implicit (src/tools/tool_clean.cc).
 
 Ninja 1.13.2 fails on a directory output that is not empty with
 `ninja: error: remove(DIR): Directory not empty`; ronin removes it with

@@ -1,4 +1,4 @@
-"""--content-hash (src/content_hash_store.cc, src/state_file.cc).
+"""--content-hash (src/scan/content_hash_store.cc, src/log/state_file.cc).
 
 An input whose mtime changed but whose content did not rebuilds nothing;
 an output rewritten with identical content stops the rebuild (early

@@ -1,4 +1,4 @@
-"""The graph image (src/graph_image.h) reproduces a fresh parse.
+"""The graph image (src/image/graph_image.h) reproduces a fresh parse.
 
 Each step changes something the image depends on (an included file edited,
 added or removed, -f, -w phonycycle, the image truncated, corrupted or

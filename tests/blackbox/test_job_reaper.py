@@ -1,4 +1,4 @@
-"""Commands die with ninja, however ninja dies (src/job_reaper.h).
+"""Commands die with ninja, however ninja dies (src/exec/job_reaper.h).
 
 After `kill -9` of ninja no command of the build may live on: a survivor
 would write its output behind the next build's back, and the next build

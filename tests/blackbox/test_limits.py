@@ -1,5 +1,5 @@
-"""Resource exhaustion and expansion bombs (src/spawn_retry.h, kMaxValueSize
-in src/eval.h): a build under a low descriptor or process limit keeps going
+"""Resource exhaustion and expansion bombs (src/exec/spawn_retry.h, kMaxValueSize
+in src/graph/eval.h): a build under a low descriptor or process limit keeps going
 with one warning; a value that explodes is an error, not gigabytes; a
 command too long for the system names its edge and suggests an rspfile."""
 

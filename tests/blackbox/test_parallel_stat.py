@@ -1,4 +1,4 @@
-"""Stats on every core decide nothing differently (src/prefetch.cc).
+"""Stats on every core decide nothing differently (src/scan/prefetch.cc).
 
 A randomised tree, large enough for the prefetcher's workers to start
 (16k nodes), is built, then partly touched and partly deleted; the dry run's

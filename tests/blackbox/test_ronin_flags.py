@@ -1,4 +1,4 @@
-"""RONIN_FLAGS and ronin's own long options (src/ronin_options.cc).
+"""RONIN_FLAGS and ronin's own long options (src/driver/ronin_options.cc).
 
 RONIN_FLAGS holds options read before the command line (the command line
 wins); anything wrong in it is a `ninja: error: RONIN_FLAGS: ...`, exit 1.

@@ -1,6 +1,6 @@
-"""The scheduler: critical path by measured time (src/duration_model.cc),
-memory-aware admission (--keep-free-memory, src/memory_admission.cc) and the
-live view of running jobs (--progress=live, src/live_status.cc)."""
+"""The scheduler: critical path by measured time (src/sched/duration_model.cc),
+memory-aware admission (--keep-free-memory, src/sched/memory_admission.cc) and the
+live view of running jobs (--progress=live, src/status/live_status.cc)."""
 
 import itertools
 import os
@@ -249,7 +249,7 @@ class TestLiveView(NinjaTestCase):
                           "[3/3] BUILD c", "output of c"], [line for line in final if line])
 
     def test_a_running_jobs_last_line_of_output(self):
-        # What a job printed so far is looked at before each redraw (src/builder.cc's RefreshStatus).
+        # What a job printed so far is looked at before each redraw (src/sched/builder.cc's RefreshStatus).
         self.write("build.ninja", "rule r\n  command = printf 'one\\ntwo 50%%\\r75%%\\n'; "
                                   "while [ ! -e go_$out ]; do sleep 0.05; done; touch $out\n"
                                   "  description = BUILD $out\nbuild a: r\n")

@@ -1,7 +1,7 @@
 """Rules of the source tree that no single behaviour test can hold for every
 place at once.
 
-Helper threads start through StartBackgroundThread (src/background_thread.h),
+Helper threads start through StartBackgroundThread (src/base/background_thread.h),
 which blocks the signals the build loop waits for: a thread started any other
 way can take a Ctrl-C meant for the build loop, which then sleeps until its
 commands end by themselves (tests/unit/background_thread_test.cc shows the

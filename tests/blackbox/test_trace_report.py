@@ -184,7 +184,7 @@ build h2: cp h
 
 class RecordedDetailTest(NinjaTestCase):
     """What ronin recorded in .ronin_state about the runs of the last build
-    (edge_outcome.h) goes in the events' args."""
+    (log/edge_outcome.h) goes in the events' args."""
 
     def setUp(self):
         super().setUp()

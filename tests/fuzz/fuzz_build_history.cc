@@ -1,5 +1,5 @@
 // Fuzz target: the trace and report tools' reader of .ninja_log
-// (build_history.h), and the job slots laid out from what it reads.
+// (insight/build_history.h), and the job slots laid out from what it reads.
 //
 // Input: the log file's bytes, written to a scratch file.
 // Checks: the reader accepts exactly the files the build log accepts, and

@@ -1,4 +1,4 @@
-// Fuzz target: path canonicalisation (src/util.h CanonicalizePath,
+// Fuzz target: path canonicalisation (src/base/util.h CanonicalizePath,
 // IsCanonicalPath).
 //
 // Input: a path. Invariants for a non-empty path x:

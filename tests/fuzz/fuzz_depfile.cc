@@ -1,4 +1,4 @@
-// Fuzz target: the depfile parser (src/depfile_parser.in.cc).
+// Fuzz target: the depfile parser (src/scan/depfile_parser.in.cc).
 //
 // Input: the depfile's bytes. Checks, on success: every name is non-empty,
 // lies inside the (rewritten) buffer, holds no NUL/CR/LF (those always end a

@@ -1,4 +1,4 @@
-// Fuzz target: the build cache's entry parser (discovered_deps_manifest.h):
+// Fuzz target: the build cache's entry parser (cache/discovered_deps_manifest.h):
 // the runs under a key, each with its discovered files and its outputs.
 //
 // Input: a manifest's bytes, as a cache directory or server could hand
@@ -21,7 +21,7 @@ using namespace ronin;
 
 namespace {
 
-const char kHeader[] = "ronin-cache-manifest 2\n";  // as discovered_deps_manifest.cc writes it
+const char kHeader[] = "ronin-cache-manifest 2\n";  // as cache/discovered_deps_manifest.cc writes it
 
 void Check(const std::string& text) {
   DepsManifest manifest;

@@ -1,5 +1,5 @@
 // Fuzz target: the DNS stub resolver's response parser and resolv.conf
-// parser (dns_resolver.h), which read what any host on the path may send
+// parser (net/dns_resolver.h), which read what any host on the path may send
 // to the resolver's UDP port, and a file the user edits.
 //
 // Input: the first byte picks the query type (A or AAAA) and the question

@@ -1,5 +1,5 @@
 // Fuzz target: the HTTP client's response parser and URL parser
-// (http_client.h), which read what a cache server (or anything listening
+// (net/http_client.h), which read what a cache server (or anything listening
 // on its port) sends back, and what a user writes in --cache=.
 //
 // Input: the first byte picks the feeding step (1..64 bytes at a time) and

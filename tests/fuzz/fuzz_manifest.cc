@@ -12,11 +12,11 @@
 // cycle ("cycle in rule variables: ...", raised while the parser evaluates an
 // edge's `pool` or `dyndep`, or by EvaluateCommand / GetBinding later) and a
 // `ninja_required_version` newer than ours. Fuzz builds make Fatal throw
-// FuzzFatalError (util.h) instead of exiting; the target catches it and
+// FuzzFatalError (base/util.h) instead of exiting; the target catches it and
 // checks that it is one of those two. Edge::TryEvaluateCommand must report
 // the same cycles that EvaluateCommand is fatal on, and agree with it
 // otherwise.
-// Fuzz builds also bound variable expansion (g_fuzz_eval_budget, eval.h);
+// Fuzz builds also bound variable expansion (g_fuzz_eval_budget, graph/eval.h);
 // MemoryDisk bounds the number of file reads.
 #include <stddef.h>
 #include <stdint.h>

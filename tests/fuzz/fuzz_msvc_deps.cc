@@ -1,4 +1,4 @@
-// Fuzz target: /showIncludes filtering (src/msvc_deps.h FilterShowIncludes).
+// Fuzz target: /showIncludes filtering (src/scan/msvc_deps.h FilterShowIncludes).
 //
 // Input: the msvc_deps_prefix up to the first '\n' (empty: cl's English
 // default), then the compiler output. Filtered with and without a path

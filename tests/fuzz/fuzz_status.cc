@@ -9,7 +9,7 @@
 // the death test in tests/unit/status_test.cc). So in 7 inputs out of 8
 // every '%' of the fuzzed format is first made to name a known placeholder;
 // the 8th keeps the format as it is, and the fatal error (which fuzz builds
-// throw as FuzzFatalError, util.h) must then be that one. The printer writes
+// throw as FuzzFatalError, base/util.h) must then be that one. The printer writes
 // to stdout, which is pointed at /dev/null.
 #include <fcntl.h>
 #include <stddef.h>

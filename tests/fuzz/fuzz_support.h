@@ -99,7 +99,7 @@ inline void CheckEdgeLinks(const Edge* edge) {
   }
 }
 
-// Frees the process-wide arena behind every CompactVector (graph.cc keeps it
+// Frees the process-wide arena behind every CompactVector (graph/graph.cc keeps it
 // for the life of the process, as ninja builds one graph). Call only when no
 // State is alive; otherwise the fuzzer's memory would grow with every input.
 inline void ResetGraphArena() {
@@ -108,7 +108,7 @@ inline void ResetGraphArena() {
   new (arena) Arena;
 }
 
-// Before each input: a fresh expansion budget (see g_fuzz_eval_budget in eval.h).
+// Before each input: a fresh expansion budget (see g_fuzz_eval_budget in graph/eval.h).
 inline void ResetEvalBudget() { g_fuzz_eval_budget = 1 << 20; }
 
 // A scratch path for this process in $RONIN_FUZZ_TMPDIR (set by

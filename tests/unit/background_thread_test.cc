@@ -1,4 +1,4 @@
-// Tests for background_thread.h: a helper thread never takes the signals
+// Tests for base/background_thread.h: a helper thread never takes the signals
 // the build loop waits for.
 #include "base/background_thread.h"
 

@@ -1,15 +1,23 @@
-// The build cache's keys (cache_key.h), base-dir relativisation, and the
-// first-level entry format (discovered_deps_manifest.h).
+// The build cache's keys (cache/cache_key.h), base-dir relativisation, the
+// first-level entry format (cache/discovered_deps_manifest.h), and what the
+// build cache (cache/build_cache.h) does with its store's answers.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 
 #include <fstream>
+#include <map>
+#include <memory>
+#include <thread>
 
 #include "base/sha256.h"
+#include "cache/build_cache.h"
 #include "cache/cache_key.h"
+#include "cache/cache_store.h"
 #include "cache/discovered_deps_manifest.h"
+#include "exec/command_runner.h"
+#include "graph/state.h"
 #include "test_support.h"
 
 namespace ronin {
@@ -181,6 +189,132 @@ TEST(DepsManifestTest, OnlyWhatItWritesParses) {
   DepsManifest parsed;
   std::string err;
   EXPECT_FALSE(ParseDepsManifest(old, &parsed, &err));
+}
+
+// A store in memory that answers the build cache's questions as told,
+// and notes what it was asked.
+struct StoreLog {
+  std::vector<std::thread::id> lookup_threads;
+  int trims = 0;
+};
+
+class ScriptedStore : public CacheStore {
+ public:
+  ScriptedStore(StoreLog* log, bool round_trips, bool warns, bool fails)
+      : log_(log), round_trips_(round_trips), warns_(warns), fails_(fails) {}
+  bool GetAction(const std::string& key, std::string* entry) override {
+    log_->lookup_threads.push_back(std::this_thread::get_id());
+    auto found = actions_.find(key);
+    if (found == actions_.end()) return false;
+    *entry = found->second;
+    return true;
+  }
+  bool PutAction(const std::string& key, std::string_view entry) override {
+    actions_[key] = std::string(entry);
+    return !fails_;
+  }
+  bool GetBlob(const std::string& digest, std::string* bytes) override {
+    auto found = blobs_.find(digest);
+    if (found == blobs_.end()) return false;
+    *bytes = found->second;
+    return true;
+  }
+  bool PutBlob(std::string_view bytes, std::string* digest) override {
+    *digest = Sha256Hex(bytes);
+    blobs_[*digest] = std::string(bytes);
+    return !fails_;
+  }
+  int64_t Trim() override {
+    ++log_->trims;
+    return 0;
+  }
+  bool LookupsAreRoundTrips() const override { return round_trips_; }
+  bool WarnsOfItsFailures() const override { return warns_; }
+
+ private:
+  StoreLog* log_;
+  bool round_trips_, warns_, fails_;
+  std::map<std::string, std::string> actions_, blobs_;
+};
+
+// Runs each command at once: writes its output.
+class WritingRunner : public CommandRunner {
+ public:
+  bool StartCommand(Edge* edge) override {
+    test::WriteRealFile(std::string(edge->outputs[0]->path), "output\n");
+    done_.push_back(edge);
+    return true;
+  }
+  bool WaitForCommand(Result* result, int64_t, int64_t, int) override {
+    if (done_.empty()) return false;
+    result->edge = done_.back();
+    result->status = kExitSuccess;
+    done_.pop_back();
+    return true;
+  }
+
+ private:
+  std::vector<Edge*> done_;
+};
+
+class BuildCacheStoreTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    test::WriteRealFile(dir_.File("in"), "in\n");
+    ASSERT_TRUE(test::ParseManifest(&state_, "rule cc\n  command = cc $in\nbuild " + dir_.File("out") +
+                                                 ": cc " + dir_.File("in") + "\n"));
+    options_.cache_rules = {"cc"};
+  }
+  // Runs the edge once through a cache on a store that answers as told.
+  void RunOnce(bool round_trips, bool warns, bool fails, bool may_defer = true) {
+    BuildCache cache(std::unique_ptr<CacheStore>(new ScriptedStore(&log_, round_trips, warns, fails)), options_);
+    std::unique_ptr<CommandRunner> runner = cache.Wrap(std::unique_ptr<CommandRunner>(new WritingRunner), may_defer);
+    Edge* edge = state_.LookupNode(dir_.File("out"))->in_edge;
+    ASSERT_TRUE(runner->StartCommand(edge));
+    CommandRunner::Result result;
+    ASSERT_TRUE(runner->WaitForCommand(&result));
+    EXPECT_EQ(edge, result.edge);
+    EXPECT_TRUE(result.success());
+  }
+
+  test::ScopedTempDir dir_;
+  State state_;
+  RoninOptions options_;
+  StoreLog log_;
+};
+
+TEST_F(BuildCacheStoreTest, LookupsThatAreRoundTripsRunOnWorkerThreads) {
+  RunOnce(/*round_trips=*/true, false, false);
+  ASSERT_EQ(1u, log_.lookup_threads.size());
+  EXPECT_NE(std::this_thread::get_id(), log_.lookup_threads[0]);
+  // Not when a start must be seen at once (a jobserver, memory admission).
+  RunOnce(true, false, false, /*may_defer=*/false);
+  ASSERT_EQ(2u, log_.lookup_threads.size());
+  EXPECT_EQ(std::this_thread::get_id(), log_.lookup_threads[1]);
+  // Nor for local reads.
+  RunOnce(false, false, false);
+  ASSERT_EQ(3u, log_.lookup_threads.size());
+  EXPECT_EQ(std::this_thread::get_id(), log_.lookup_threads[2]);
+}
+
+TEST_F(BuildCacheStoreTest, AStoreIsTrimmedAfterABuildThatAddedToIt) {
+  RunOnce(false, false, false);
+  EXPECT_EQ(1, log_.trims);
+  testing::internal::CaptureStderr();       // its warning
+  RunOnce(false, false, /*fails=*/true);     // nothing was added
+  testing::internal::GetCapturedStderr();
+  EXPECT_EQ(1, log_.trims);
+}
+
+TEST_F(BuildCacheStoreTest, AFailingStoreIsWarnedAboutUnlessItWarnsItself) {
+  testing::internal::CaptureStderr();
+  RunOnce(false, /*warns=*/false, /*fails=*/true);
+  EXPECT_EQ("ninja: warning: build cache: storing " + dir_.File("out") +
+                " failed; building without the cache from here on\n",
+            testing::internal::GetCapturedStderr());
+  testing::internal::CaptureStderr();
+  RunOnce(false, /*warns=*/true, /*fails=*/true);
+  EXPECT_EQ("", testing::internal::GetCapturedStderr());
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Tests for the trace and report tools' model of a build: the builds in
-// .ninja_log (build_history.h), job slots (job_slots.h) and the critical
-// path (critical_path.h).
+// .ninja_log (insight/build_history.h), job slots (insight/job_slots.h) and the critical
+// path (insight/critical_path.h).
 #include "insight/build_history.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Tests for .ninja_log (build_log.h): the v7 format of spec section 3.1,
+// Tests for .ninja_log (log/build_log.h): the v7 format of spec section 3.1,
 // loading quirks, recompaction, the v5/v6 upgrade path and restat.
 #include "log/build_log.h"
 

@@ -1,5 +1,6 @@
-// The build cache's storage (cache_store.h): the directory backend.
+// The build cache's storage (cache/cache_store.h): the directory backend.
 #include "cache/cache_store.h"
+#include "cache/http_cache_store.h"
 
 #include <sys/stat.h>
 #include <utime.h>
@@ -95,7 +96,8 @@ TEST(DirectoryCacheStoreTest, TrimEvictsLeastRecentlyUsed) {
   }
   std::string bytes;
   ASSERT_TRUE(store.GetBlob(digests[0], &bytes));  // used now: kept
-  EXPECT_EQ(1200, store.Trim());                    // 2000 bytes down to <= 900
+  CacheStore& any_store = store;                    // what the build cache calls
+  EXPECT_EQ(1200, any_store.Trim());                // 2000 bytes down to <= 900
   EXPECT_TRUE(store.GetBlob(digests[0], &bytes));
   for (int i = 1; i <= 6; ++i) EXPECT_FALSE(store.GetBlob(digests[i], &bytes)) << i;
   for (int i = 7; i < 10; ++i) EXPECT_TRUE(store.GetBlob(digests[i], &bytes)) << i;
@@ -122,6 +124,20 @@ TEST(DirectoryCacheStoreTest, AReadRefreshesOnlyAnHourOldTime) {
   EXPECT_GE(st.st_mtime, now);  // used now
   ASSERT_EQ(0, stat(new_path.c_str(), &st));
   EXPECT_EQ(now - 60, st.st_mtime);  // recent enough: not written
+}
+
+TEST(CacheStoreTest, EachStoreAnswersWhatTheBuildCacheAsks) {
+  ScopedTempDir dir;
+  DirectoryCacheStore directory(dir.path(), 0);
+  const CacheStore& local = directory;
+  EXPECT_FALSE(local.LookupsAreRoundTrips());  // reads are not worth overlapping
+  EXPECT_FALSE(local.WarnsOfItsFailures());    // the build cache warns for it
+  std::string err;
+  std::unique_ptr<CacheStore> http = OpenHttpCacheStore("http://127.0.0.1:9/cache", &err);
+  ASSERT_TRUE(http) << err;
+  EXPECT_TRUE(http->LookupsAreRoundTrips());
+  EXPECT_TRUE(http->WarnsOfItsFailures());
+  EXPECT_EQ(0, http->Trim());  // the server keeps its own size
 }
 
 }  // namespace

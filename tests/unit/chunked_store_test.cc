@@ -1,4 +1,4 @@
-// Tests for ChunkedStore (chunked_store.h): creation order, stable
+// Tests for ChunkedStore (base/chunked_store.h): creation order, stable
 // addresses, and snapshots that index objects by address while the store
 // keeps growing.
 #include "base/chunked_store.h"

@@ -1,4 +1,4 @@
-// Tests for content digests (content_digest.h): files and bytes agree
+// Tests for content digests (scan/content_digest.h): files and bytes agree
 // across read and block boundaries, any changed byte or length changes the
 // digest, and what cannot be read gets none.
 #include "scan/content_digest.h"

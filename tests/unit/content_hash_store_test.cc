@@ -1,4 +1,4 @@
-// Tests for the content-hash store (content_hash_store.h) on real files:
+// Tests for the content-hash store (scan/content_hash_store.h) on real files:
 // what makes an edge's inputs "unchanged", the guards (outputs rewritten
 // elsewhere, inputs written while the command ran), early cutoff, and that
 // recorded digests spare a later run any hashing.
@@ -129,13 +129,32 @@ TEST_F(ContentHashStoreTest, AMissingInputIsNeverUnchanged) {
 }
 
 TEST_F(ContentHashStoreTest, IdenticalOutputsAreCutOff) {
-  EXPECT_TRUE(store_->UnchangedOutputs(edge_).empty());  // nothing known before
+  std::vector<Node*> unchanged;
+  EXPECT_TRUE(store_->UnchangedOutputs(edge_, &unchanged));  // the outputs are looked at
+  EXPECT_TRUE(unchanged.empty());                            // nothing known before
   Rewrite("out", "out\n", false);  // the command ran again and wrote the same
-  std::vector<Node*> unchanged = store_->UnchangedOutputs(edge_);
+  ASSERT_TRUE(store_->UnchangedOutputs(edge_, &unchanged));
   ASSERT_EQ(1u, unchanged.size());
   EXPECT_EQ(Output(), unchanged[0]);
+  unchanged.clear();
   Rewrite("out", "different\n", false);
-  EXPECT_TRUE(store_->UnchangedOutputs(edge_).empty());
+  ASSERT_TRUE(store_->UnchangedOutputs(edge_, &unchanged));
+  EXPECT_TRUE(unchanged.empty());
+}
+
+TEST_F(ContentHashStoreTest, RecordsTheInputsOfSuccessfulCommandsOnly) {
+  FinishedCommand failed;
+  failed.edge = edge_;
+  failed.status = kExitFailure;
+  std::string err;
+  ASSERT_TRUE(store_->Record(failed, &err));
+  Reopen();
+  EXPECT_FALSE(store_->InputsUnchanged(edge_));  // no run recorded
+  FinishedCommand succeeded = failed;
+  succeeded.status = kExitSuccess;
+  ASSERT_TRUE(store_->Record(succeeded, &err));
+  Reopen();
+  EXPECT_TRUE(store_->InputsUnchanged(edge_));
 }
 
 }  // namespace

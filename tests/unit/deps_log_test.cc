@@ -1,4 +1,4 @@
-// Tests for .ninja_deps (deps_log.h): the v4 byte layout of spec section
+// Tests for .ninja_deps (log/deps_log.h): the v4 byte layout of spec section
 // 3.2, round trips, skipped rewrites, recovery from damaged files and
 // recompaction.
 #include "log/deps_log.h"

@@ -1,7 +1,6 @@
 #include "exec/direct_exec.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 namespace ronin {
 namespace {
@@ -92,25 +91,6 @@ TEST(DirectExecTest, ReservedWordsAndBuiltinsGoToTheShell) {
   EXPECT_EQ(Split("cc if.c echo.c"), (std::vector<std::string>{"cc", "if.c", "echo.c"}));
   // Paths to programs named like builtins are external programs.
   EXPECT_EQ(Split("/bin/echo hi"), (std::vector<std::string>{"/bin/echo", "hi"}));
-}
-
-}  // namespace
-}  // namespace ronin
-
-namespace ronin {
-namespace {
-
-TEST(ResolveProgramTest, SearchesPathLikeTheShell) {
-  // /bin/sh exists on every POSIX system the tests run on.
-  EXPECT_EQ("/bin/sh", ResolveProgram("/bin/sh"));
-  EXPECT_EQ("./relative/tool", ResolveProgram("./relative/tool"));  // a '/': used as is
-  const std::string& sh = ResolveProgram("sh");
-  ASSERT_FALSE(sh.empty());
-  EXPECT_EQ("/sh", sh.substr(sh.size() - 3));
-  EXPECT_EQ(0, access(sh.c_str(), X_OK));
-  EXPECT_EQ("", ResolveProgram("no-such-program-anywhere-ronin"));
-  // Remembered: the same string object comes back.
-  EXPECT_EQ(&sh, &ResolveProgram("sh"));
 }
 
 }  // namespace

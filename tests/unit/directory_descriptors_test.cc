@@ -1,4 +1,4 @@
-// Tests for DirectoryDescriptors (directory_descriptors.h): one descriptor
+// Tests for DirectoryDescriptors (scan/directory_descriptors.h): one descriptor
 // per directory, missing directories told apart, more directories than it
 // keeps open, and the descriptor table grown ahead of the stat threads.
 #include "scan/directory_descriptors.h"

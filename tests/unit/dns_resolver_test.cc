@@ -1,4 +1,4 @@
-// Tests for the DNS stub resolver's plain parts (dns_resolver.h):
+// Tests for the DNS stub resolver's plain parts (net/dns_resolver.h):
 // resolv.conf, queries, and responses built here byte by byte.
 #include "net/dns_resolver.h"
 

@@ -1,5 +1,5 @@
 // Tests for the expected-duration weights of the critical path
-// (duration_model.h): floor, median for unknown edges, Ninja's weights
+// (sched/duration_model.h): floor, median for unknown edges, Ninja's weights
 // when nothing is known, and durations read from a real .ninja_log.
 #include "sched/duration_model.h"
 

@@ -1,4 +1,4 @@
-// Tests for dyndep files (dyndep.h): the parser's errors (texts checked
+// Tests for dyndep files (scan/dyndep.h): the parser's errors (texts checked
 // against ninja 1.13.2 loading the same file as "dd"), the loader's graph
 // updates, and how the scan and the plan pick dyndep information up.
 #include "scan/dyndep.h"

@@ -1,5 +1,5 @@
 // Tests for the per-edge outcome records behind -t trace's args
-// (edge_outcome.h): round trips, unknown fields ignored, bad ones refused.
+// (log/edge_outcome.h): round trips, unknown fields ignored, bad ones refused.
 #include "log/edge_outcome.h"
 
 #include <gtest/gtest.h>

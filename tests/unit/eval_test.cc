@@ -1,4 +1,4 @@
-// Tests for eval.h (EvalString, Scope, SmallMap, Rule) and for the edge
+// Tests for graph/eval.h (EvalString, Scope, SmallMap, Rule) and for the edge
 // environment behind Edge::GetBinding. Expected command texts were checked
 // with `ninja -t commands` (1.13.2) on the same manifests.
 #include "graph/eval.h"

@@ -104,10 +104,10 @@ TEST(FuzzRegressions, PredictedPercentageStaysInRange) {
 
 // Finding 3 (fuzz_manifest; tests/fuzz/regressions/manifest/include-cycle-*):
 // a manifest that includes itself, directly or through other files
-// (include or subninja), makes ManifestParser::ParseFileInclude recurse
-// until the stack overflows (SIGSEGV). Ninja 1.13.2 crashes the same way
-// (ninja-build/ninja#2679); a cycle should be a parse error instead. Run in
-// a child process so that the crash fails this test only.
+// (include or subninja), made the parser recurse until the stack overflowed
+// (SIGSEGV). Ninja 1.13.2 crashes the same way (ninja-build/ninja#2679); a
+// cycle is a parse error instead. Run in a child process so that a crash
+// fails this test only.
 TEST(FuzzRegressions, IncludeCycleIsAnError) {
   struct Case {
     const char* name;

@@ -1,4 +1,4 @@
-// Tests for http_server.h: request parsing and its limits, request-target
+// Tests for net/http_server.h: request parsing and its limits, request-target
 // splitting, percent-encoding, response writing, and one
 // real server on the loopback interface (slow and broken clients must not
 // stop it from answering others).

@@ -1,4 +1,4 @@
-// Tests for huge_pages.h and the allocators that use it (arena.h): blocks
+// Tests for base/huge_pages.h and the allocators that use it (base/arena.h): blocks
 // are aligned, zeroed and usable, advised for huge pages only where asked,
 // and an arena switches to 2 MiB blocks only once it holds a large graph.
 #include "base/huge_pages.h"

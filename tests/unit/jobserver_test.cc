@@ -1,4 +1,4 @@
-// Tests for jobserver.h. The MAKEFLAGS readings were checked against
+// Tests for sched/jobserver.h. The MAKEFLAGS readings were checked against
 // ninja 1.13.2 (which mode it enters, or which warning it prints, for each
 // value); the pipe form's acceptance and the pool are ronin's own.
 #include "sched/jobserver.h"
@@ -17,11 +17,13 @@
 #include <string>
 
 #include "status/status.h"
+#include "test_support.h"
 
 namespace ronin {
 namespace {
 
 using Mode = JobserverConfig::Mode;
+using test::ScopedEnv;
 
 JobserverConfig Parse(const std::string& makeflags) {
   JobserverConfig config;
@@ -371,31 +373,6 @@ TEST(JobserverPoolTest, Makeflags) {
   EXPECT_EQ(config.mode, Mode::kNone);  // still a dry-run make's flags
   EXPECT_EQ(Parse(PoolMakeflags("-j3 --jobserver-auth=3,4", 2, "/f", 7, 8)).value, "/f");
 }
-
-// Sets an environment variable for the scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    const char* old = getenv(name);
-    had_ = old != nullptr;
-    if (had_) old_ = old;
-    if (value)
-      setenv(name, value, 1);
-    else
-      unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (had_)
-      setenv(name_, old_.c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  bool had_;
-  std::string old_;
-};
 
 TEST(JobserverPoolTest, CreatesPreloadsExportsAndCleansUp) {
   TempDir dir;

@@ -1,6 +1,6 @@
-// Tests for the live view (live_status.h): the block's lines for a
+// Tests for the live view (status/live_status.h): the block's lines for a
 // terminal size, the last line of a job's output, when it asks to be
-// redrawn, and its list of running jobs (running_jobs.h).
+// redrawn, and its list of running jobs (status/running_jobs.h).
 #include "status/live_status.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// Tests for memory-aware admission (memory_admission.h) and the peak-RSS
-// history behind it (resource_history.h): reading a fake meminfo and cgroup
+// Tests for memory-aware admission (sched/memory_admission.h) and the peak-RSS
+// history behind it (sched/resource_history.h): reading a fake meminfo and cgroup
 // through RONIN_MEMORY_INFO_DIR, measuring a process group, and deciding.
 #include "sched/memory_admission.h"
 
@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <deque>
 #include <string>
 
+#include "exec/command_runner.h"
 #include "graph/graph.h"
 #include "graph/state.h"
 #include "log/state_file.h"
@@ -88,6 +90,21 @@ TEST_F(MemoryAdmissionTest, HistoryKeepsPeaksAndRuleMedians) {
   EXPECT_EQ(1 * kMiB, next.ExpectedPeakRss(EdgeFor("s1")));
 }
 
+TEST_F(MemoryAdmissionTest, HistoryRecordsEveryFinishedCommandsPeak) {
+  ResourceHistory history(&state_, &file_);
+  std::string err;
+  FinishedCommand failed;
+  failed.edge = EdgeFor("b1");
+  failed.status = kExitFailure;
+  failed.peak_rss_bytes = 120 * kMiB;
+  ASSERT_TRUE(history.Record(failed, &err)) << err;  // a failed run needed its memory too
+  EXPECT_EQ(120 * kMiB, history.ExpectedPeakRss(EdgeFor("b1")));
+  FinishedCommand unknown = failed;
+  unknown.peak_rss_bytes = -1;
+  ASSERT_TRUE(history.Record(unknown, &err)) << err;
+  EXPECT_EQ(120 * kMiB, history.ExpectedPeakRss(EdgeFor("b1")));  // nothing learnt
+}
+
 TEST(ResourceHistoryTest, ParsesPayloads) {
   EXPECT_EQ(1234, ResourceHistory::ParsePeakRss("peak_rss=1234"));
   EXPECT_EQ(5, ResourceHistory::ParsePeakRss("cpu=9 peak_rss=5 other=x"));
@@ -112,8 +129,7 @@ TEST_F(MemoryAdmissionTest, RunningJobsCountUntilTheyReachTheirNeed) {
   EXPECT_NE(std::string::npos, why.find("needs ~100 MiB")) << why;
   SetAvailableMiB(300);
   EXPECT_TRUE(admission.MayStart(EdgeFor("b2"), &why));  // 300 - 100 - 100 >= 64
-  ASSERT_TRUE(admission.JobFinished(EdgeFor("b1"), 120 * kMiB, &err));
-  EXPECT_EQ(120 * kMiB, history.ExpectedPeakRss(EdgeFor("b1")));
+  admission.JobFinished(EdgeFor("b1"));
   SetAvailableMiB(100);
   EXPECT_TRUE(admission.MayStart(EdgeFor("b2"), &why));  // nothing runs again
 }
@@ -135,6 +151,53 @@ TEST_F(MemoryAdmissionTest, AJobWhoseGroupHoldsItsNeedNoLongerCounts) {
   blind.JobStarted(EdgeFor("b1"), -1);
   SetAvailableMiB(164);
   EXPECT_FALSE(blind.MayStart(EdgeFor("b2"), &why));
+}
+
+// The stage before the memory stage: hands out queued work, takes back
+// what is put back.
+class QueuedWork : public WorkSource {
+ public:
+  Work Next(bool local_room) override {
+    if (!local_room || queue.empty()) return Work();
+    Work work = queue.front();
+    queue.pop_front();
+    return work;
+  }
+  void PutBack(const Work& work) override { queue.push_front(work); }
+  std::deque<Work> queue;
+};
+
+class NoRunner : public CommandRunner {
+ public:
+  bool StartCommand(Edge*) override { return true; }
+  bool WaitForCommand(Result*, int64_t, int64_t, int) override { return false; }
+};
+
+TEST_F(MemoryAdmissionTest, AsAStageHoldsBackTheBestLocalEdgeAndWhatFollows) {
+  ResourceHistory history(&state_, &file_);
+  std::string err;
+  for (const char* edge : {"b1", "b2", "b3"}) ASSERT_TRUE(history.RecordPeakRss(EdgeFor(edge), 100 * kMiB, &err));
+  MemoryAdmission admission(64 * kMiB, &history, /*explain=*/true);
+  QueuedWork ready;
+  admission.set_upstream(&ready);
+  ready.queue = {Work{EdgeFor("b1")}, Work{EdgeFor("b2")}, Work{EdgeFor("b3")}};
+  SetAvailableMiB(250);
+  NoRunner runner;
+  Work first = admission.Next(true);
+  ASSERT_EQ(EdgeFor("b1"), first.edge);  // nothing runs: always
+  admission.Started(first, runner);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(nullptr, admission.Next(true).edge);  // 250 - 100 - 100 < 64
+  EXPECT_EQ("ninja explain: not starting b2 yet: needs ~100 MiB, 250 MiB available of which running jobs may "
+            "still take 100 MiB, keeping 64 MiB free\n",
+            testing::internal::GetCapturedStderr());
+  ASSERT_EQ(2u, ready.queue.size());
+  EXPECT_EQ(EdgeFor("b2"), ready.queue.front().edge);  // back, first in line
+  // A remote job's memory is the farm's.
+  ready.queue.push_front(Work{EdgeFor("b3"), JobSlot::kRemote});
+  EXPECT_EQ(EdgeFor("b3"), admission.Next(true).edge);
+  admission.Finished(first);
+  EXPECT_EQ(EdgeFor("b2"), admission.Next(true).edge);  // nothing runs again
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Tests for the build plan (plan.h): readiness, critical-path order, pools,
+// Tests for the build plan (sched/plan.h): readiness, critical-path order, pools,
 // failure, restat pruning (CleanNode) and very long chains.
 #include "sched/plan.h"
 
@@ -559,11 +559,7 @@ TEST_F(PlanTest, CleanNodeSkipsEdgesWithMissingDeps) {
 
 TEST_F(PlanTest, HundredThousandEdgeChainRunsIteratively) {
   const int kDepth = 100000;
-  std::string manifest;
-  manifest.reserve(kDepth * 32);
-  for (int i = 1; i <= kDepth; ++i)
-    manifest += "build n" + std::to_string(i) + ": cat n" + std::to_string(i - 1) + "\n";
-  Parse(manifest);
+  Parse(test::ChainManifest(kDepth));
   disk_.CreateAt("n0", 1);
   Add("n" + std::to_string(kDepth));
   EXPECT_EQ(kDepth, plan_.command_edge_count());
@@ -581,11 +577,7 @@ TEST_F(PlanTest, HundredThousandEdgeChainRunsIteratively) {
 
 TEST_F(PlanTest, HundredThousandCleanEdgesFinishIteratively) {
   const int kDepth = 100000;
-  std::string manifest = "build gen: cat gsrc\nbuild n1: cat n0 || gen\n";
-  manifest.reserve(kDepth * 32);
-  for (int i = 2; i <= kDepth; ++i)
-    manifest += "build n" + std::to_string(i) + ": cat n" + std::to_string(i - 1) + "\n";
-  Parse(manifest);
+  Parse("build gen: cat gsrc\nbuild n1: cat n0 || gen\n" + test::ChainManifest(kDepth, 2));
   disk_.CreateAt("gsrc", 1);
   for (int i = 0; i <= kDepth; ++i) disk_.CreateAt("n" + std::to_string(i), 2);
   Add("n" + std::to_string(kDepth));
@@ -599,11 +591,7 @@ TEST_F(PlanTest, HundredThousandCleanEdgesFinishIteratively) {
 
 TEST_F(PlanTest, HundredThousandEdgeRestatCascade) {
   const int kDepth = 100000;
-  std::string manifest = "build n1: restat n0\n";
-  manifest.reserve(kDepth * 32);
-  for (int i = 2; i <= kDepth; ++i)
-    manifest += "build n" + std::to_string(i) + ": cat n" + std::to_string(i - 1) + "\n";
-  Parse(manifest);
+  Parse("build n1: restat n0\n" + test::ChainManifest(kDepth, 2));
   disk_.CreateAt("n0", 9);
   disk_.CreateAt("n1", 3);
   for (int i = 2; i <= kDepth; ++i) disk_.CreateAt("n" + std::to_string(i), 4);

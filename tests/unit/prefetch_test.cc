@@ -1,4 +1,4 @@
-// Tests for Prefetcher (prefetch.h): the stats it takes ahead are the ones
+// Tests for Prefetcher (scan/prefetch.h): the stats it takes ahead are the ones
 // the scan would take, and a small graph is left to the scan.
 #include "scan/prefetch.h"
 

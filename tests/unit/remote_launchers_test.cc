@@ -1,10 +1,11 @@
 // Tests for remote execution: the launcher classifier
-// (remote_launchers.h) and the admission of local and remote edges
-// (remote_jobs.h).
+// (sched/remote_launchers.h) and the admission of local and remote edges
+// (sched/remote_jobs.h).
 #include "sched/remote_launchers.h"
 
 #include <gtest/gtest.h>
 
+#include "exec/dry_run_command_runner.h"
 #include "scan/explain.h"
 #include "scan/scan.h"
 #include "sched/plan.h"
@@ -90,53 +91,57 @@ class RemoteJobsTest : public testing::Test {
   Explanations explanations_{false};
   DependencyScan scan_;
   ronin::Plan plan_;
+  DryRunCommandRunner runner_;  // stages are told which runner started a job
 };
 
 TEST_F(RemoteJobsTest, RemoteEdgesTakeRemoteSlotsOnly) {
   Plan(5, 3);
   RemoteJobs jobs(RemoteLaunchers(), 4);
-  std::vector<Edge*> remote;
+  jobs.set_upstream(&plan_);
+  std::vector<Work> remote;
   // No local room: only remote edges start, up to the remote limit.
-  while (Edge* edge = jobs.NextWork(&plan_, false)) {
-    EXPECT_TRUE(jobs.IsRemote(edge));
-    jobs.Started(edge);
-    remote.push_back(edge);
+  for (Work work = jobs.Next(false); work.edge; work = jobs.Next(false)) {
+    EXPECT_TRUE(jobs.IsRemote(work.edge));
+    EXPECT_EQ(JobSlot::kRemote, work.slot);
+    jobs.Started(work, runner_);
+    remote.push_back(work);
   }
   EXPECT_EQ(4u, remote.size());
   EXPECT_EQ(4, jobs.running());
   // Local room: the links start although the remote slots are full.
-  Edge* local = jobs.NextWork(&plan_, true);
-  ASSERT_TRUE(local);
-  EXPECT_FALSE(jobs.IsRemote(local));
-  EXPECT_EQ("ld", local->EvaluateCommand().substr(0, 2));
+  Work local = jobs.Next(true);
+  ASSERT_TRUE(local.edge);
+  EXPECT_EQ(JobSlot::kLocal, local.slot);
+  EXPECT_EQ("ld", local.edge->EvaluateCommand().substr(0, 2));
   // A remote slot frees: the held compile goes next.
   jobs.Finished(remote[0]);
   EXPECT_EQ(3, jobs.running());
-  Edge* fifth = jobs.NextWork(&plan_, false);
-  ASSERT_TRUE(fifth);
-  EXPECT_TRUE(jobs.IsRemote(fifth));
-  jobs.Started(fifth);
-  EXPECT_EQ(nullptr, jobs.NextWork(&plan_, false));
+  Work fifth = jobs.Next(false);
+  ASSERT_TRUE(fifth.edge);
+  EXPECT_EQ(JobSlot::kRemote, fifth.slot);
+  jobs.Started(fifth, runner_);
+  EXPECT_EQ(nullptr, jobs.Next(false).edge);
   // The other two links come one per local slot.
-  EXPECT_TRUE(jobs.NextWork(&plan_, true));
-  EXPECT_TRUE(jobs.NextWork(&plan_, true));
-  EXPECT_EQ(nullptr, jobs.NextWork(&plan_, true));
+  EXPECT_TRUE(jobs.Next(true).edge);
+  EXPECT_TRUE(jobs.Next(true).edge);
+  EXPECT_EQ(nullptr, jobs.Next(true).edge);
 }
 
 TEST_F(RemoteJobsTest, NoRoomStartsNothing) {
   Plan(2, 2);
   RemoteJobs jobs(RemoteLaunchers(), 1);
-  Edge* first = jobs.NextWork(&plan_, false);
-  ASSERT_TRUE(first);
-  jobs.Started(first);
-  EXPECT_EQ(nullptr, jobs.NextWork(&plan_, false));
+  jobs.set_upstream(&plan_);
+  Work first = jobs.Next(false);
+  ASSERT_TRUE(first.edge);
+  jobs.Started(first, runner_);
+  EXPECT_EQ(nullptr, jobs.Next(false).edge);
   // Finishing a local edge never frees a remote slot.
-  Edge* link = jobs.NextWork(&plan_, true);
-  ASSERT_TRUE(link);
-  jobs.Started(link);
+  Work link = jobs.Next(true);
+  ASSERT_TRUE(link.edge);
+  jobs.Started(link, runner_);
   jobs.Finished(link);
   EXPECT_EQ(1, jobs.running());
-  EXPECT_EQ(nullptr, jobs.NextWork(&plan_, false));
+  EXPECT_EQ(nullptr, jobs.Next(false).edge);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Tests for the build report's rendering (report_html.h, report_svg.h).
+// Tests for the build report's rendering (insight/report_html.h, insight/report_svg.h).
 #include "insight/report_html.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Tests for .ronin_state (state_file.h): round trips, last record wins,
+// Tests for .ronin_state (log/state_file.h): round trips, last record wins,
 // unchanged payloads not rewritten, damaged tails cut, bad headers started
 // over, unknown kinds skipped, recompaction.
 #include "log/state_file.h"

@@ -1,4 +1,4 @@
-// Tests for the in-memory table of .ronin_state records (state_table.h):
+// Tests for the in-memory table of .ronin_state records (log/state_table.h):
 // lookups by kind and key, payloads changed in place or moved when they
 // outgrow their room, growth of the index, iteration in key order.
 #include "log/state_table.h"

@@ -1,4 +1,4 @@
-// Tests for StatusPrinter (status.h) and ElideMiddle (line_printer.h).
+// Tests for StatusPrinter (status/status.h) and ElideMiddle (status/line_printer.h).
 // Status lines are checked on a non-terminal stdout (captured), where each
 // line is printed once, when its edge finishes. Expected texts come from
 // ninja 1.13.2 runs with the same NINJA_STATUS, timings and terminal width.

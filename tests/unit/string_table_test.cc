@@ -1,4 +1,4 @@
-// Tests for StringTable (string_table.h): lookups, room reserved up front,
+// Tests for StringTable (base/string_table.h): lookups, room reserved up front,
 // and the one-probe insert that refuses a key already present.
 #include "base/string_table.h"
 

@@ -87,6 +87,10 @@ std::string ParseManifestError(State* state, const std::string& text,
 ::testing::AssertionResult LoadManifest(State* state, FileReader* disk, const std::string& filename,
                                         ManifestParserOptions options = {});
 
+// "build nFROM: cat nFROM-1" up to "build nDEPTH: cat nDEPTH-1": a chain
+// of edges of a rule `cat` the caller declares.
+std::string ChainManifest(int depth, int from = 1);
+
 // The node named `path`, failing the test (and returning null) if absent.
 Node* NodeOrNull(const State& state, const std::string& path);
 // Paths of `nodes`, space-separated.
@@ -105,6 +109,21 @@ class ScopedTempDir {
 
  private:
   std::string path_;
+};
+
+// Sets an environment variable (or unsets it, for a null `value`) for the
+// scope, and puts back what was there.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value);
+  ~ScopedEnv();
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  bool had_;
+  std::string old_;
 };
 
 // Whole-file helpers for real files; they fail the test on error.
@@ -204,6 +223,14 @@ inline ::testing::AssertionResult LoadManifest(State* state, FileReader* disk, c
   return ::testing::AssertionSuccess();
 }
 
+inline std::string ChainManifest(int depth, int from) {
+  std::string manifest;
+  manifest.reserve(depth * 32);
+  for (int i = from; i <= depth; ++i)
+    manifest += "build n" + std::to_string(i) + ": cat n" + std::to_string(i - 1) + "\n";
+  return manifest;
+}
+
 inline Node* NodeOrNull(const State& state, const std::string& path) {
   Node* node = state.LookupNode(path);
   EXPECT_NE(nullptr, node) << "no node '" << path << "'";
@@ -238,6 +265,23 @@ inline int RemoveEntry(const char* path, const struct stat*, int, struct FTW*) {
 
 inline ScopedTempDir::~ScopedTempDir() {
   if (!path_.empty()) nftw(path_.c_str(), internal::RemoveEntry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+inline ScopedEnv::ScopedEnv(const char* name, const char* value) : name_(name) {
+  const char* old = getenv(name);
+  had_ = old != nullptr;
+  if (had_) old_ = old;
+  if (value)
+    setenv(name, value, 1);
+  else
+    unsetenv(name);
+}
+
+inline ScopedEnv::~ScopedEnv() {
+  if (had_)
+    setenv(name_, old_.c_str(), 1);
+  else
+    unsetenv(name_);
 }
 
 inline std::string ReadRealFile(const std::string& path) {

@@ -1,4 +1,4 @@
-// Tests for util.h. Expected canonical forms, quoting and stripping were
+// Tests for base/util.h. Expected canonical forms, quoting and stripping were
 // checked against ninja 1.13.2 (e.g. `build P: phony` + `-t targets all`,
 // `-t commands` for $in quoting, command output for escape stripping).
 #include "base/util.h"

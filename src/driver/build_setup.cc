@@ -1,0 +1,105 @@
+// The builder's seams, chosen from the options (build_setup.h).
+#include "driver/build_setup.h"
+
+#include <limits.h>
+
+#include "base/util.h"
+#include "cache/build_cache.h"
+#include "exec/dry_run_command_runner.h"
+#include "exec/real_command_runner.h"
+#include "log/edge_outcome.h"
+#include "scan/content_hash_store.h"
+#include "scan/scan.h"
+#include "sched/jobserver_slots.h"
+#include "sched/local_slots.h"
+#include "sched/memory_admission.h"
+#include "sched/remote_jobs.h"
+#include "sched/resource_history.h"
+
+namespace ronin {
+
+void SetUpScan(const BuildFeatures& features, DependencyScan* scan) {
+  scan->set_content_store(features.content);
+  scan->set_edge_outcomes(features.outcomes);
+}
+
+BuildSetup::BuildSetup(const BuildConfig& config, const State& state, BuildLog* build_log, DepsLog* deps_log,
+                       DiskInterface* disk, const BuildFeatures& features, std::unique_ptr<CommandRunner> runner)
+    : build_log_recorder_(build_log) {
+  SetUpRunner(config, features, std::move(runner));
+  SetUpStages(config, features);
+  SetUpOutputChecks(config, features, state, disk);
+  SetUpRecorders(config, features, deps_log, disk);
+}
+
+BuildSetup::~BuildSetup() = default;
+
+void BuildSetup::SetUpRunner(const BuildConfig& config, const BuildFeatures& features,
+                             std::unique_ptr<CommandRunner> runner) {
+  if (!runner) {
+    if (config.dry_run)
+      runner.reset(new DryRunCommandRunner);
+    else
+      runner.reset(new RealCommandRunner(config.ronin.job_reaper));
+  }
+  // Lookups may hold a slot and start later unless a start must be seen
+  // at once (a jobserver token or memory is taken when a command starts).
+  if (features.cache) runner = features.cache->Wrap(std::move(runner), !features.jobserver && !features.memory);
+  runner_ = std::move(runner);
+  seams_.runner = runner_.get();
+}
+
+void BuildSetup::SetUpStages(const BuildConfig& config, const BuildFeatures& features) {
+  if (config.ronin.remote_jobs > 0) {
+    owned_stages_.emplace_back(
+        new RemoteJobs(RemoteLaunchers(config.ronin.remote_launchers), config.ronin.remote_jobs));
+    seams_.stages.push_back(owned_stages_.back().get());
+  }
+  if (features.memory) seams_.stages.push_back(features.memory);
+  if (features.jobserver) {
+    owned_stages_.emplace_back(new JobserverSlots(features.jobserver));
+    seams_.stages.push_back(owned_stages_.back().get());
+  }
+  // -n starts every ready edge at once: nothing runs, so nothing limits it.
+  if (!config.dry_run) {
+    // With a jobserver its tokens are the limit (-l still applies).
+    int limit = features.jobserver ? INT_MAX : config.parallelism;
+    owned_stages_.emplace_back(new LocalSlots(limit, config.max_load_average, *runner_, GetLoadAverage));
+    seams_.stages.push_back(owned_stages_.back().get());
+  }
+}
+
+void BuildSetup::SetUpOutputChecks(const BuildConfig& config, const BuildFeatures& features, const State& state,
+                                   DiskInterface* disk) {
+  // -n: nothing ran, so no file is written or looked at, and nothing is
+  // cut off.
+  if (config.dry_run) {
+    times_.reset(new DryRunOutputTimes);
+    seams_.cutoff = &no_cutoff_;
+  } else {
+    times_.reset(new DiskOutputTimes(disk, LockFilePath(state)));
+    seams_.cutoff = features.content ? static_cast<OutputCutoff*>(features.content) : &no_cutoff_;
+  }
+  seams_.times = times_.get();
+}
+
+void BuildSetup::SetUpRecorders(const BuildConfig& config, const BuildFeatures& features, DepsLog* deps_log,
+                                DiskInterface* disk) {
+  seams_.recorder = &recorders_;
+  if (config.dry_run) {
+    // Nothing ran: the build log records in memory only (it was not
+    // opened for writing), and nothing else is kept.
+    recorders_.Add(&build_log_recorder_);
+    return;
+  }
+  // First what stops the build when it cannot be written, so that
+  // .ninja_log never holds a command whose peak was not kept.
+  if (features.resources) recorders_.Add(features.resources);
+  recorders_.Add(&build_log_recorder_);
+  deps_log_recorder_.reset(new DepsLogRecorder(deps_log, disk));
+  recorders_.Add(deps_log_recorder_.get());
+  if (features.content) recorders_.Add(features.content);
+  if (features.outcomes) recorders_.Add(features.outcomes);
+}
+
+}  // namespace ronin
