@@ -116,6 +116,17 @@ def strip_ronin_usage(text):
     return RONIN_USAGE_RE.sub("", text)
 
 
+# `-t graph` names nodes and edges by address, printed with %p: 0x... by glibc, sixteen
+# hex digits without 0x by the Windows C runtime.
+_POINTER = re.compile(r'0x[0-9a-f]+|(?<=")[0-9A-Fa-f]{16}(?=")')
+
+
+def name_pointers(text):
+    """Text with each address written P<n>, numbered by first appearance."""
+    names = {}
+    return _POINTER.sub(lambda m: names.setdefault(m.group(0), "P%d" % (len(names) + 1)), text)
+
+
 def base_env(extra=None):
     """A predictable environment: no inherited NINJA_STATUS, colour or jobserver settings."""
     env = {k: v for k, v in os.environ.items()

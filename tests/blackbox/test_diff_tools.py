@@ -18,18 +18,15 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import DifferentialTestCase, list_tree, touch  # noqa: E402
+from harness import DifferentialTestCase, list_tree, name_pointers, touch  # noqa: E402
 
-_POINTER = re.compile(r"0x[0-9a-f]+")
 _DEPS_MTIME = re.compile(r"deps mtime -?\d+ ")
 _IGNORED = (".ninja_log", ".ninja_deps", ".ninja_lock")
 
 
 def normalize(text, root):
     text = text.replace(root, "<DIR>")
-    text = _DEPS_MTIME.sub("deps mtime <T> ", text)
-    names = {}
-    return _POINTER.sub(lambda m: names.setdefault(m.group(0), "P%d" % (len(names) + 1)), text)
+    return name_pointers(_DEPS_MTIME.sub("deps mtime <T> ", text))
 
 
 # ronin's own subtools, listed by `-t list` after all of Ninja's.

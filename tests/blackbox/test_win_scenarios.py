@@ -20,8 +20,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import test_diff_build  # noqa: E402
 import test_diff_state  # noqa: E402
+import test_diff_tools  # noqa: E402
 import test_win_diff  # noqa: E402
 import test_win_manifest  # noqa: E402
+from harness import name_pointers  # noqa: E402
 from test_diff_build import interrupt, manifest, newer, rm, run, same, src, touch, write  # noqa: E402
 from wine import WineDifferentialTestCase  # noqa: E402
 
@@ -319,8 +321,10 @@ class WinScenarios(WineDifferentialTestCase, test_diff_build.ScenarioTestCase):
     """One test per scenario of SCENARIOS."""
 
     def normalize(self, text, root):
+        if root == self.ours_dir and text.startswith("ninja subtools:"):
+            text = test_diff_tools.strip_ronin_tools(text)  # -t list: ronin's own tools last
         text = _DEPS_MTIME.sub("deps mtime <T> ", super().normalize(text, root))
-        return _TIMES.sub("(<T> vs <T>)", text)
+        return name_pointers(_TIMES.sub("(<T> vs <T>)", text))
 
     def run_scenario(self, files, steps):
         super().run_scenario(files, steps)
