@@ -13,7 +13,9 @@ Environment:
               in CI every tool the tests use is installed (misc/packages.txt)
 """
 
+import difflib
 import os
+import pprint
 import pty
 import sys
 import re
@@ -325,12 +327,31 @@ class Running:
         self.proc.communicate()
 
 
+# Above this many lines of pprint, a failed comparison is shown as a bounded unified diff.
+LONG_DIFF_LINES = 200
+
+
 @unittest.skipUnless(REF_NINJA, SKIP_NO_REF)
 class DifferentialTestCase(unittest.TestCase):
     """Runs identical trees through our ninja and reference ninja 1.13.2 and compares."""
 
     maxDiff = None
     TREE_PREFIXES = ("ronin-ours-", "ronin-ref-")
+
+    def assertEqual(self, first, second, msg=None):
+        """unittest's assertEqual, but a long difference is shown as a unified diff: unittest's
+        own message runs difflib.ndiff over both sides, which on two long outputs that differ in
+        many lines (a 3,000-edge chain's -t commands) takes minutes, hours on a loaded machine."""
+        if first == second:
+            return
+        lines = [pprint.pformat(side, width=120).splitlines() for side in (first, second)]
+        if max(len(lines[0]), len(lines[1])) <= LONG_DIFF_LINES:
+            super().assertEqual(first, second, msg)
+            return
+        diff = list(difflib.unified_diff(lines[0], lines[1], "first", "second", lineterm="", n=2))
+        if len(diff) > LONG_DIFF_LINES:
+            diff = diff[:LONG_DIFF_LINES] + ["... %d more lines of diff" % (len(diff) - LONG_DIFF_LINES)]
+        raise self.failureException("%s\n%s" % (msg or "the two differ", "\n".join(diff)))
 
     def setUp(self):
         self.ours_dir = tempfile.mkdtemp(prefix=self.TREE_PREFIXES[0])

@@ -12,6 +12,8 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import test_diff_manifest  # noqa: E402
+import test_win_diff  # noqa: E402
+import wine  # noqa: E402
 from wine import WineDifferentialTestCase  # noqa: E402
 
 
@@ -21,6 +23,11 @@ class WinDiffManifest(WineDifferentialTestCase, test_diff_manifest.TestDiffManif
         super().run_case(files, runs)
         if self.has_build_state():
             self.assertHandover()
+
+
+def load_tests(loader, standard_tests, pattern):
+    """A fixed part of the corpus unless RONIN_WIN_FULL is set (test_win_diff.SAMPLE_EVERY)."""
+    return unittest.TestSuite(wine.sample(list(test_win_diff.flatten(standard_tests)), test_win_diff.SAMPLE_EVERY))
 
 
 if __name__ == "__main__":

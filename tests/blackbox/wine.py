@@ -24,6 +24,8 @@ Environment:
   RONIN_WINE_SHARED  set when someone else (ctest's `windows` fixture) started the prefix's
                      wineserver and will stop it: this process then leaves it running
   RONIN_WIN_CACHE    where built helpers and the prefix live (default ~/.cache/ronin-win)
+  RONIN_WIN_FULL     set (not 0 or false): every shared scenario runs, not the fixed sample
+                     (sample() below) that CI and ctest run by default
 A missing tool or binary skips the tests, visibly; under CI the skip fails (harness.py).
 """
 
@@ -230,6 +232,30 @@ def session():
                 _session.boot()
             atexit.register(_session.stop)
     return _session
+
+
+# ---- the sample -----------------------------------------------------------------------
+
+def full_run():
+    return os.environ.get("RONIN_WIN_FULL", "") not in ("", "0", "false")
+
+
+def sample(tests, every):
+    """The tests that run: with RONIN_WIN_FULL all, else a fixed share of each class named in
+    `every` ({class name: n}): its first test in name order and every n-th after it. Classes
+    not named run whole. A scenario costs seconds under wine; the shared corpora repeat what
+    the Linux run checks in full, so CI runs a part of them that stays the same from run to
+    run and the Windows-only scenarios whole (doc/reliability.md, "Windows, under wine")."""
+    if full_run():
+        return list(tests)
+    by_class = {}
+    for test in tests:
+        by_class.setdefault(type(test).__name__, []).append(test)
+    kept = []
+    for name, group in by_class.items():
+        group.sort(key=lambda t: t._testMethodName)
+        kept += group[::every.get(name, 1)]
+    return kept
 
 
 # ---- the differential test case ------------------------------------------------------
