@@ -180,6 +180,10 @@ class Session:
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
 
     def boot(self):
+        # wineserver refuses a prefix folder that does not exist yet; wineboot would then make
+        # it with a server that is not persistent, and each call after an idle moment would
+        # start wineserver and wine's services again.
+        os.makedirs(self.prefix, exist_ok=True)
         self._quiet([WINESERVER, "-p"], 60)
         self._quiet([WINE, "wineboot", "-i"], 300)
 
