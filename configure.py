@@ -141,20 +141,53 @@ def bootstrap(args):
         result = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         return obj, cmd, result
 
-    objects = []
+    names = sources()
+    objects = [None] * len(names)  # in link order, whatever order they finish in
     jobs = max(1, os.cpu_count() or 1)
-    print("bootstrapping ronin with %s (%d jobs)..." % (args.cxx, jobs), flush=True)
+    print("bootstrapping ronin with %s (%d jobs): a first ninja from %d sources, then ./ninja "
+          "built by it" % (args.cxx, jobs, len(names)), flush=True)
+    progress = Progress(len(names) + 1)
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        for obj, cmd, result in pool.map(compile_one, sources()):
+        index_of = {pool.submit(compile_one, name): i for i, name in enumerate(names)}
+        for future in concurrent.futures.as_completed(index_of):
+            obj, cmd, result = future.result()
             if result.returncode != 0:
+                progress.done()
                 sys.stdout.write(result.stdout.decode(errors="replace"))
                 sys.exit("bootstrap: %s failed" % " ".join(cmd))
-            objects.append(obj)
+            objects[index_of[future]] = obj
+            progress.step("CXX src/" + names[index_of[future]])
     binary = os.path.join(outdir, "ninja")
+    progress.step("LINK " + os.path.relpath(binary, ROOT))
+    progress.done()
     link = [args.cxx] + objects + shlex.split(args.ldflags) + ["-o", binary]
     if subprocess.run(link).returncode != 0:
         sys.exit("bootstrap: link failed")
     return binary
+
+
+class Progress:
+    """Ninja's status line for the bootstrap's steps: "[3/142] CXX src/...",
+    rewritten in place on a terminal, a line per step otherwise."""
+
+    def __init__(self, total):
+        self.total, self.count = total, 0
+        self.terminal = sys.stdout.isatty()
+
+    def step(self, text):
+        self.count += 1
+        line = "[%d/%d] %s" % (self.count, self.total, text)
+        if self.terminal:
+            width = shutil.get_terminal_size().columns - 1
+            sys.stdout.write("\r" + line[:width] + "\x1b[K")
+        else:
+            sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    def done(self):
+        if self.terminal and self.count:
+            sys.stdout.write("\n")
+            sys.stdout.flush()
 
 
 def main():

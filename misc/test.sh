@@ -31,6 +31,7 @@ fail() {
 }
 
 . misc/deps.sh
+[ "$(id -u)" != 0 ] || deps_enable_sources
 missing=$(deps_missing | tr '\n' ' ')
 if [ -n "$missing" ] && [ "$(id -u)" = 0 ]; then
   # shellcheck disable=SC2086 # one word per package

@@ -64,8 +64,31 @@ void Usage(const BuildConfig& config, bool with_ronin_options) {
           with_ronin_options ? RoninOptionsUsage().c_str() : "");
 }
 
+// Where a flag came from: RONIN_FLAGS takes options only (no targets, and
+// none of -C, -f, -t, -h, --version or the -d and -w lists, which change
+// what is built or end the run), and its errors say so.
+enum class FlagSource { kCommandLine, kEnvironment };
+
+// The "ninja: error: " message of a bad flag, naming RONIN_FLAGS when it
+// came from there.
+void FlagError(FlagSource source, const std::string& message) {
+  if (source == FlagSource::kEnvironment) {
+    Error("RONIN_FLAGS: %s", message.c_str());
+  } else {
+    Error("%s", message.c_str());
+  }
+}
+
+// "unknown NOUN 'NAME'", with Ninja's suggestion when one is close.
+std::string UnknownSetting(const char* noun, const std::string& name, const std::vector<std::string_view>& known) {
+  std::string message = std::string("unknown ") + noun + " '" + name + "'";
+  std::string_view suggestion = SpellcheckString(name, known);
+  if (!suggestion.empty()) message += ", did you mean '" + std::string(suggestion) + "'?";
+  return message;
+}
+
 // -d MODE. False to exit (list, or an unknown mode).
-bool DebugEnable(const std::string& name, BuildConfig* config) {
+bool DebugEnable(const std::string& name, FlagSource source, BuildConfig* config) {
   if (name == "list") {
     printf(
         "debugging modes:\n"
@@ -93,17 +116,12 @@ bool DebugEnable(const std::string& name, BuildConfig* config) {
     return true;
   }
   if (name == "nostatcache") return true;  // Windows-only; accepted everywhere
-  std::string_view suggestion =
-      SpellcheckString(name, {"stats", "explain", "keepdepfile", "keeprsp", "nostatcache"});
-  if (!suggestion.empty())
-    Error("unknown debug setting '%s', did you mean '%s'?", name.c_str(), std::string(suggestion).c_str());
-  else
-    Error("unknown debug setting '%s'", name.c_str());
+  FlagError(source, UnknownSetting("debug setting", name, {"stats", "explain", "keepdepfile", "keeprsp", "nostatcache"}));
   return false;
 }
 
 // -w FLAG. False to exit (list, or an unknown flag).
-bool WarningEnable(const std::string& name, Options* options) {
+bool WarningEnable(const std::string& name, FlagSource source, Options* options) {
   if (name == "list") {
     printf("warning flags:\n  phonycycle={err,warn}  phony build statement references itself\n");
     return false;
@@ -125,19 +143,10 @@ bool WarningEnable(const std::string& name, Options* options) {
     Warning("deprecated warning 'depfilemulti'");
     return true;
   }
-  std::string_view suggestion =
-      SpellcheckString(name, {"dupbuild=err", "dupbuild=warn", "phonycycle=err", "phonycycle=warn"});
-  if (!suggestion.empty())
-    Error("unknown warning flag '%s', did you mean '%s'?", name.c_str(), std::string(suggestion).c_str());
-  else
-    Error("unknown warning flag '%s'", name.c_str());
+  FlagError(source,
+            UnknownSetting("warning flag", name, {"dupbuild=err", "dupbuild=warn", "phonycycle=err", "phonycycle=warn"}));
   return false;
 }
-
-// Where a flag came from: RONIN_FLAGS takes options only (no targets, and
-// none of -C, -f, -t, -h that change what is built or end option parsing),
-// and its errors say so.
-enum class FlagSource { kCommandLine, kEnvironment };
 
 // Ninja's long options, then one per ronin option (driver/ronin_options.h), whose
 // getopt value is kFirstRoninOption + its index in the table.
@@ -174,22 +183,31 @@ int ApplyRoninOption(int index, FlagSource source, BuildConfig* config) {
   if (spec.apply(optarg, config, &err)) return -1;
   std::string message = std::string("--") + spec.name;
   if (optarg) message += std::string("=") + optarg;
-  message += ": " + err;
-  if (source == FlagSource::kEnvironment) {
-    Error("RONIN_FLAGS: %s", message.c_str());
-  } else {
-    Error("%s", message.c_str());
-  }
+  FlagError(source, message + ": " + err);
   return 1;
+}
+
+// Flags that end the run or change what is built, which RONIN_FLAGS would
+// impose on every build: -C, -f, -t, -h, --version, -d list and -w list.
+bool AcceptedFromEnvironment(int opt) {
+  if (opt > 0 && opt < 256 && strchr("fCth", opt)) return false;
+  if (opt == kOptVersion) return false;
+  return !((opt == 'd' || opt == 'w') && strcmp(optarg, "list") == 0);
+}
+
+std::string FlagName(int opt) {
+  if (opt == kOptVersion) return "--version";
+  std::string name = std::string("-") + static_cast<char>(opt);
+  return opt == 'd' || opt == 'w' ? name + " " + optarg : name;
 }
 
 // One option. Returns an exit code, or -1 to go on.
 int ApplyFlag(int opt, FlagSource source, Options* options, BuildConfig* config, bool* need_guess) {
-  if (source == FlagSource::kEnvironment && strchr("fCth", opt))
-    return BadFlag(source, std::string("-") + static_cast<char>(opt) + " is not accepted here");
+  if (source == FlagSource::kEnvironment && !AcceptedFromEnvironment(opt))
+    return BadFlag(source, FlagName(opt) + " is not accepted here");
   switch (opt) {
     case 'd':
-      return DebugEnable(optarg, config) ? -1 : 1;
+      return DebugEnable(optarg, source, config) ? -1 : 1;
     case 'f':
       options->input_file = optarg;
       return -1;
@@ -230,7 +248,7 @@ int ApplyFlag(int opt, FlagSource source, Options* options, BuildConfig* config,
       config->verbosity = BuildConfig::Verbosity::kNoStatusUpdate;
       return -1;
     case 'w':
-      return WarningEnable(optarg, options) ? -1 : 1;
+      return WarningEnable(optarg, source, options) ? -1 : 1;
     case 'C':
       options->working_dir = optarg;
       return -1;
@@ -246,6 +264,23 @@ int ApplyFlag(int opt, FlagSource source, Options* options, BuildConfig* config,
 }
 
 const char kShortOptions[] = "d:f:j:k:l:nt:vw:C:h";
+
+// A ronin option whose value is optional (--cache) takes the next word as
+// its value when it cannot be a target: `--cache /srv/cache` as
+// `--progress live` does (ronin_options.h: IsSeparateOptionalValue).
+void TakeSeparateOptionalValue(int opt, int argc, char** argv) {
+  if (opt < kFirstRoninOption || optarg || optind >= argc) return;
+  if (!RoninOptionTable()[opt - kFirstRoninOption].value_optional) return;
+  if (IsSeparateOptionalValue(argv[optind])) optarg = argv[optind++];
+}
+
+// A bad command-line flag: getopt said what, Ninja's usage follows; a word
+// that was meant as one of ronin's options (ronin_options.h) gets ronin's
+// block too.
+int CommandLineUsageError(const char* word, const BuildConfig& config) {
+  Usage(config, word && MeantAsRoninOption(word));
+  return 1;
+}
 
 // RONIN_FLAGS: the same options, read before the command line so that the
 // command line wins. Returns an exit code, or -1 to go on.
@@ -272,6 +307,7 @@ int ReadEnvironmentFlags(Options* options, BuildConfig* config, bool* need_guess
       std::string what = opt == ':' ? "missing value for '" : "unknown option '";
       return BadFlag(FlagSource::kEnvironment, what + word + "'");
     }
+    TakeSeparateOptionalValue(opt, count, args.data());
     int exit_code = ApplyFlag(opt, FlagSource::kEnvironment, options, config, need_guess);
     if (exit_code >= 0) return exit_code;
   }
@@ -292,6 +328,13 @@ int ReadFlags(int* argc, char*** argv, Options* options, BuildConfig* config) {
   int opt;
   while (!options->tool &&
          (opt = getopt_long(*argc, *argv, kShortOptions, long_options.data(), nullptr)) != -1) {
+    if (opt == '?') {
+      if (need_guess) config->parallelism = GuessParallelism();
+      // A long option: unknown (optopt 0) or a ronin option misused.
+      bool long_option = optopt == 0 || optopt >= kFirstRoninOption;
+      return CommandLineUsageError(long_option ? (*argv)[optind - 1] : nullptr, *config);
+    }
+    TakeSeparateOptionalValue(opt, *argc, *argv);
     exit_code = ApplyFlag(opt, FlagSource::kCommandLine, options, config, &need_guess);
     if (exit_code >= 0) return exit_code;
   }
@@ -339,6 +382,7 @@ int RealMain(int argc, char** argv) {
   // A manifest that rebuilds itself is reloaded; bound the loop.
   const int kCycleLimit = 100;
   bool read_image = GraphImageEnabled();
+  bool regenerated = false;  // the manifest now loaded was just rebuilt
   for (int cycle = 1; cycle <= kCycleLimit; ++cycle) {
     // Destroyed after the prefetcher (declared before it): the image takes
     // the command hashes the prefetcher computed.
@@ -391,7 +435,8 @@ int RealMain(int argc, char** argv) {
     if (options.tool && options.tool->when == Tool::kRunAfterLogs)
       return RunTool(options.tool, ninja, &options, argc, argv);
 
-    if (ninja->RebuildManifest(options.input_file, &err, status.get())) {
+    if (ninja->RebuildManifest(options.input_file, regenerated, &err, status.get())) {
+      regenerated = true;
       // A dry run would "regenerate" forever: stop after one round.
       if (config.dry_run) return 0;
       prefetcher.reset();  // it points into the state about to go

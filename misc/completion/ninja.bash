@@ -15,6 +15,12 @@ _ninja_binary() {
   printf '%s\n' "$binary"
 }
 
+# The values `ninja -h` lists for an option: "--name=a|b" gives a and b
+# (an uppercase name such as SIZE is a placeholder: nothing to offer).
+_ninja_option_values() {
+  "$(_ninja_binary)" -h 2>&1 | sed -n "s/^ *$1=\([a-z][a-z|]*\) .*/\1/p" | tr '|' '\n'
+}
+
 # Options from `ninja -h`: "-v, --verbose", "-C DIR", "--name[=VALUE]".
 # An option that takes a value after '=' is offered with the '='.
 _ninja_options() {
@@ -57,6 +63,25 @@ _ninja() {
     -t|-d|-w) COMPREPLY=($(compgen -W "$(_ninja_list "$prev")" -- "$cur")); return ;;
     -j|-k|-l) return ;;
   esac
+  # A value of a long option that lists its values: after "--name=" (which
+  # bash splits into "--name", "=", value unless COMP_WORDBREAKS lacks '=')
+  # or after "--name ".
+  local option= prefix=
+  if [[ $prev == = && ${COMP_WORDS[COMP_CWORD - 2]} == --* ]]; then
+    option=${COMP_WORDS[COMP_CWORD - 2]}
+  elif [[ $cur == --*=* ]]; then
+    option=${cur%%=*} prefix=$option= cur=${cur#*=}
+  elif [[ $prev == --* ]]; then
+    option=$prev
+  fi
+  if [[ -n $option ]]; then
+    local values
+    values=$(_ninja_option_values "$option")
+    if [[ -n $values ]]; then
+      COMPREPLY=($(compgen -P "$prefix" -W "$values" -- "$cur"))
+      return
+    fi
+  fi
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$(_ninja_options)" -- "$cur"))
     [[ ${#COMPREPLY[@]} == 1 && ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null

@@ -129,4 +129,15 @@ int RealDiskInterface::RemoveFile(const std::string& path) {
   return -1;
 }
 
+bool RealDiskInterface::SetMtime(const std::string& path, TimeStamp mtime, std::string* err) {
+  struct timespec times[2];
+  times[0].tv_sec = 0;
+  times[0].tv_nsec = UTIME_OMIT;  // the access time stays
+  times[1].tv_sec = static_cast<time_t>(mtime / 1000000000);
+  times[1].tv_nsec = static_cast<long>(mtime % 1000000000);
+  if (utimensat(AT_FDCWD, path.c_str(), times, 0) == 0) return true;
+  *err = "utimensat(" + path + "): " + strerror(errno);
+  return false;
+}
+
 }  // namespace ronin

@@ -31,6 +31,8 @@ class DiskInterface : public FileReader {
   virtual bool WriteFile(const std::string& path, std::string_view contents) = 0;
   // 0 on success, 1 if the file did not exist, -1 on error (reported).
   virtual int RemoveFile(const std::string& path) = 0;
+  // Sets the file's mtime (ns); false with *err ("utimensat(PATH): why").
+  virtual bool SetMtime(const std::string& path, TimeStamp mtime, std::string* err) = 0;
 
   // Creates every missing parent directory of `path`.
   bool MakeDirs(std::string_view path);
@@ -43,6 +45,7 @@ class RealDiskInterface : public DiskInterface {
   bool WriteFile(const std::string& path, std::string_view contents) override;
   Status ReadFile(const std::string& path, std::string* contents, std::string* err) override;
   int RemoveFile(const std::string& path) override;
+  bool SetMtime(const std::string& path, TimeStamp mtime, std::string* err) override;
 };
 
 }  // namespace ronin

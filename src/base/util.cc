@@ -73,6 +73,10 @@ void Info(const char* format, ...) {
   fflush(stdout);
 }
 
+std::string Counted(int64_t count, std::string_view singular, std::string_view plural) {
+  return std::to_string(count) + " " + std::string(count == 1 ? singular : plural);
+}
+
 std::string StringPrintf(const char* format, ...) {
   va_list ap;
   va_start(ap, format);

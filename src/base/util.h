@@ -71,6 +71,9 @@ double GetLoadAverage();
 std::string_view DirName(std::string_view path);
 
 std::string StringPrintf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// "1 command", "0 commands": a count and its noun, singular for exactly one
+// (ronin's own messages; Ninja's keep Ninja's words).
+std::string Counted(int64_t count, std::string_view singular, std::string_view plural);
 
 // Reads from `fd` until `size` bytes are in `data` or the file ends,
 // retrying when a signal interrupts: how many bytes were read, or -1 on an

@@ -447,31 +447,34 @@ void BuildCache::Store(Edge* edge, const std::string& output, std::optional<std:
     out.path = mapper_.ToKeyPath(node->path);
     if (!ReadWhole(std::string(node->path), &bytes, &out.executable)) return;  // an output it did not write
     out.size = static_cast<int64_t>(bytes.size());
-    if (!PutBlob(bytes, &out.digest)) return Fail("storing " + out.path);
+    if (!PutBlob(bytes, &out.digest)) return Fail("the output " + std::string(node->path));
     counts_.bytes_stored += out.size;
     entry.outputs.push_back(std::move(out));
   }
   entry.output_size = static_cast<int64_t>(log.size());
-  if (!PutBlob(log, &entry.output_digest)) return Fail("storing a command's output");
+  if (!PutBlob(log, &entry.output_digest)) return Fail("what the command for " + std::string(edge->outputs[0]->path) + " printed");
   // The runs found at the lookup stay listed after this one. A concurrent
   // build that stored another run meanwhile loses it here (a later miss,
   // never a wrong hit), as it would by writing after us.
   run.manifest.AddRun(std::move(stored));
-  if (!store_->PutAction(run.first_key, SerializeDepsManifest(run.manifest))) Fail("storing a manifest");
+  if (!store_->PutAction(run.first_key, SerializeDepsManifest(run.manifest)))
+    Fail("the entry for " + std::string(edge->outputs[0]->path));
 }
 
 void BuildCache::Fail(const std::string& what) {
   failed_ = true;
   // A store that warns of its own failures (the HTTP store, once) has
   // told it already.
-  if (!store_->WarnsOfItsFailures())
-    Warning("build cache: %s failed; building without the cache from here on", what.c_str());
+  if (store_->WarnsOfItsFailures()) return;
+  std::string why = store_->WriteError();
+  Warning("build cache: cannot store %s%s%s; building without the cache from here on", what.c_str(),
+          why.empty() ? "" : ": ", why.c_str());
 }
 
 std::string BuildCache::StatsLine() const {
-  return "build cache: " + std::to_string(counts_.hits) + " hits, " + std::to_string(counts_.misses) +
-         " misses, " + std::to_string(counts_.bytes_restored) + " bytes restored, " +
-         std::to_string(counts_.bytes_stored) + " bytes stored\n";
+  return "build cache: " + Counted(counts_.hits, "hit", "hits") + ", " + Counted(counts_.misses, "miss", "misses") +
+         ", " + Counted(counts_.bytes_restored, "byte", "bytes") + " restored, " +
+         Counted(counts_.bytes_stored, "byte", "bytes") + " stored\n";
 }
 
 }  // namespace ronin

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -58,12 +59,23 @@ bool DirectoryCacheStore::WriteAtomically(const std::string& path, std::string_v
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0 && errno == ENOENT && MakeDirs(root_ + "/tmp"))
     fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) return false;
-  bool ok = WriteFully(fd, bytes.data(), bytes.size());
-  ok = close(fd) == 0 && ok;
-  if (ok && rename(tmp.c_str(), path.c_str()) == 0) return true;
-  if (ok && errno == ENOENT && MakeDirs(dir) && rename(tmp.c_str(), path.c_str()) == 0) return true;
-  unlink(tmp.c_str());
+  if (fd < 0) return WriteFailed("creating " + tmp, "");
+  bool written = WriteFully(fd, bytes.data(), bytes.size());
+  int error = errno;
+  if (close(fd) != 0 && written) {
+    written = false;
+    error = errno;
+  }
+  errno = error;
+  if (!written) return WriteFailed("writing " + tmp, tmp);
+  if (rename(tmp.c_str(), path.c_str()) == 0) return true;
+  if (errno == ENOENT && MakeDirs(dir) && rename(tmp.c_str(), path.c_str()) == 0) return true;
+  return WriteFailed("renaming " + tmp + " to " + path, tmp);
+}
+
+bool DirectoryCacheStore::WriteFailed(const std::string& what, const std::string& tmp) {
+  write_error_ = what + ": " + strerror(errno);  // before unlink() may change errno
+  if (!tmp.empty()) unlink(tmp.c_str());
   return false;
 }
 

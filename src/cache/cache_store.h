@@ -40,6 +40,9 @@ class CacheStore {
   // Whether the store warns of its own failures; the build cache warns of
   // those of a store that does not.
   virtual bool WarnsOfItsFailures() const { return false; }
+  // Why the last write failed, for a store that does not warn of it
+  // itself: the step, the file and the system's reason ("": not known).
+  virtual std::string WriteError() const { return std::string(); }
 };
 
 // A cache in a directory: DIR/ac/<2 hex>/<key>, DIR/cas/<2 hex>/<sha256>.
@@ -61,16 +64,21 @@ class DirectoryCacheStore : public CacheStore {
   // 90% of the limit. Returns the bytes it freed.
   int64_t Trim() override;
 
+  std::string WriteError() const override { return write_error_; }
+
  private:
   std::string PathFor(const char* kind, const std::string& name) const;
   // Every file under ac/ and cas/ with what stat said of it.
   void ForEachFile(const std::function<void(const std::string& path, const struct stat& st)>& visit);
   bool ReadFile(const std::string& path, std::string* bytes);
   bool WriteAtomically(const std::string& path, std::string_view bytes);
+  // Notes `what` failed with errno, removes `tmp` (unless empty): false.
+  bool WriteFailed(const std::string& what, const std::string& tmp);
 
   std::string root_;
   int64_t max_bytes_;
   std::string tmp_prefix_;  // DIR/tmp/<pid>.
+  std::string write_error_;
 };
 
 // Reads an open file of `size` bytes (as fstat gave it) into *bytes: one

@@ -15,12 +15,13 @@
 #include "sched/memory_admission.h"
 #include "sched/remote_jobs.h"
 #include "sched/resource_history.h"
+#include "sched/skip_settlement.h"
 
 namespace ronin {
 
 void SetUpScan(const BuildFeatures& features, DependencyScan* scan) {
   scan->set_content_store(features.content);
-  scan->set_edge_outcomes(features.outcomes);
+  scan->set_content_skips(features.settlement ? features.settlement->skips() : nullptr);
 }
 
 BuildSetup::BuildSetup(const BuildConfig& config, const State& state, BuildLog* build_log, DepsLog* deps_log,
@@ -100,6 +101,8 @@ void BuildSetup::SetUpRecorders(const BuildConfig& config, const BuildFeatures& 
   recorders_.Add(deps_log_recorder_.get());
   if (features.content) recorders_.Add(features.content);
   if (features.outcomes) recorders_.Add(features.outcomes);
+  // Last: what the plan skipped after a command, once the command is recorded.
+  if (features.settlement) recorders_.Add(features.settlement);
 }
 
 }  // namespace ronin

@@ -27,6 +27,7 @@ class EdgeOutcomeRecorder;
 class Jobserver;
 class MemoryAdmission;
 class ResourceHistory;
+class SkipSettlement;
 
 // What the driver opened for this build; null: off.
 struct BuildFeatures {
@@ -36,9 +37,10 @@ struct BuildFeatures {
   MemoryAdmission* memory = nullptr;        // --keep-free-memory
   ResourceHistory* resources = nullptr;     // --keep-free-memory
   EdgeOutcomeRecorder* outcomes = nullptr;  // for -t trace, with .ronin_state
+  SkipSettlement* settlement = nullptr;     // --content-hash, unless -n
 };
 
-// The scan's part: content checks and the skips they lead to.
+// The scan's part: content checks, and where the skips they lead to go.
 void SetUpScan(const BuildFeatures& features, DependencyScan* scan);
 
 class BuildSetup {

@@ -105,6 +105,10 @@ bool NinjaMain::OpenStateFile() {
   if (config_.dry_run) state_file_.DisableWrites();
   if (config_.ronin.content_hash) content_store_.reset(new ContentHashStore(&state_, &state_file_));
   if (!config_.dry_run) edge_outcomes_.reset(new EdgeOutcomeRecorder(&state_file_));
+  // A dry run writes nothing, so it leaves skips unsettled.
+  if (content_store_ && !config_.dry_run)
+    skip_settlement_.reset(
+        new SkipSettlement(&build_log_, &deps_log_, &disk_, content_store_.get(), edge_outcomes_.get()));
   if (config_.ronin.keep_free_memory > 0 && !config_.dry_run) {
     resource_history_.reset(new ResourceHistory(&state_, &state_file_));
     memory_admission_.reset(
@@ -137,7 +141,7 @@ bool NinjaMain::CurrentCommand(std::string_view path, std::string* command) cons
   return true;
 }
 
-bool NinjaMain::RebuildManifest(const char* input_file, std::string* err, Status* status) {
+bool NinjaMain::RebuildManifest(const char* input_file, bool just_rebuilt, std::string* err, Status* status) {
   std::string path = input_file;
   if (path.empty()) {
     *err = "empty path";
@@ -153,7 +157,13 @@ bool NinjaMain::RebuildManifest(const char* input_file, std::string* err, Status
   BuildFeatures features = Features();
   SetUpScan(features, builder.scan());
   if (!builder.AddTarget(node, err)) return false;
-  if (builder.AlreadyUpToDate()) return false;
+  if (!SettleSkips(err)) return false;
+  if (builder.AlreadyUpToDate()) {
+    // --content-hash compares the next scan's inputs with this edge's run:
+    // those this manifest declares, not those of the one it replaced.
+    if (just_rebuilt && content_store_ && node->in_edge) content_store_->RecordRegeneration(node->in_edge);
+    return false;
+  }
   BuildSetup setup(config_, state_, &build_log_, &deps_log_, &disk_, features);
   if (builder.Build(setup.seams(), err) != kExitSuccess) return false;
   // Only a manifest that actually changed (restat may say otherwise) counts.
@@ -239,6 +249,10 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
       return kExitFailure;
     }
   }
+  if (!SettleSkips(&err)) {
+    Error("%s", err.c_str());
+    return kExitFailure;
+  }
 
   if (builder.AlreadyUpToDate()) {
     if (config_.verbosity != BuildConfig::Verbosity::kNoStatusUpdate) Info("no work to do.");
@@ -270,7 +284,13 @@ BuildFeatures NinjaMain::Features() const {
   features.memory = memory_admission_.get();
   features.resources = resource_history_.get();
   features.outcomes = edge_outcomes_.get();
+  features.settlement = skip_settlement_.get();
   return features;
+}
+
+bool NinjaMain::SettleSkips(std::string* err) {
+  if (!skip_settlement_) return true;
+  return skip_settlement_->Settle(static_cast<int>(MonotonicMillis() - start_time_millis_), err);
 }
 
 std::unique_ptr<BuildCache> NinjaMain::OpenBuildCache() {
@@ -289,7 +309,9 @@ void NinjaMain::FinishLogUpgrade() {
   // hashes is rewritten as version 7, so that ninja 1.13 accepts it too.
   if (config_.dry_run || !build_log_.needs_upgrade()) return;
   std::string err;
-  if (!build_log_.Recompact(BuildLogPath(), *this, &err)) Warning("upgrading build log: %s", err.c_str());
+  if (!build_log_.Recompact(BuildLogPath(), *this, &err))
+    Warning("upgrading build log %s to version 7: %s; the next run tries again (ninja 1.13 discards it until then)",
+            BuildLogPath().c_str(), err.c_str());
 }
 
 }  // namespace ronin

@@ -19,6 +19,7 @@
 #include "scan/explain.h"
 #include "sched/memory_admission.h"
 #include "sched/resource_history.h"
+#include "sched/skip_settlement.h"
 #include "status/status.h"
 
 namespace ronin {
@@ -50,7 +51,8 @@ class NinjaMain : public BuildLogUser {
 
   // Builds the manifest if it is a target and out of date. True if it was
   // rebuilt (the caller then reloads); false with *err on failure.
-  bool RebuildManifest(const char* input_file, std::string* err, Status* status);
+  // `just_rebuilt`: this manifest is the one the previous round made.
+  bool RebuildManifest(const char* input_file, bool just_rebuilt, std::string* err, Status* status);
   ExitStatus RunBuild(int argc, char** argv, Status* status);
 
   // Resolves command-line targets ("foo", "foo.c^"); defaults when none.
@@ -81,6 +83,7 @@ class NinjaMain : public BuildLogUser {
   std::unique_ptr<ContentHashStore> content_store_;  // --content-hash
   std::unique_ptr<ResourceHistory> resource_history_;  // --keep-free-memory
   std::unique_ptr<EdgeOutcomeRecorder> edge_outcomes_;  // for -t trace, with the state file
+  std::unique_ptr<SkipSettlement> skip_settlement_;  // --content-hash, unless -n
   std::unique_ptr<MemoryAdmission> memory_admission_;
   Explanations explanations_;
   std::string build_dir_;
@@ -90,6 +93,9 @@ class NinjaMain : public BuildLogUser {
 
  private:
   void FinishLogUpgrade();
+  // --content-hash: leaves the edges the scan of the targets skipped by
+  // content as a run would have, for Ninja (sched/skip_settlement.h).
+  bool SettleSkips(std::string* err);
   std::string LogPath(const char* name) const {
     return build_dir_.empty() ? std::string(name) : build_dir_ + "/" + name;
   }

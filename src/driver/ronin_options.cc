@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include <algorithm>
+
 #include "base/util.h"
 #include "sched/remote_launchers.h"
 #include "status/status.h"
@@ -83,11 +85,20 @@ bool ApplyCache(const char* value, BuildConfig* config, std::string* err) {
   return true;
 }
 
+// A smaller limit would trim away what a build just stored (0: no limit).
+const int64_t kMinCacheSize = int64_t{1} << 20;
+
 bool ApplyCacheSize(const char* value, BuildConfig* config, std::string* err) {
-  if (!ParseSize(value, &config->ronin.cache_size)) {
+  int64_t bytes = 0;
+  if (!ParseSize(value, &bytes)) {
     *err = "expected a size such as 5G or 500M";
     return false;
   }
+  if (bytes > 0 && bytes < kMinCacheSize) {
+    *err = "at least 1M (a smaller cache keeps nothing), or 0 for no limit";
+    return false;
+  }
+  config->ronin.cache_size = bytes;
   return true;
 }
 
@@ -141,7 +152,7 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
        ApplyContentHash},
       {"keep-free-memory", "SIZE", false, "start no job that would leave under SIZE (K, M, G) of RAM free",
        ApplyKeepFreeMemory},
-      {"progress", "MODE", false, "live: show the running jobs below the status line",
+      {"progress", "live|classic", false, "live: show the running jobs below the status line",
        ApplyProgress},
       {"remote-jobs", "N", false, "run N distcc/icecc/sccache commands at once beside -j",
        ApplyRemoteJobs},
@@ -149,7 +160,7 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
        ApplyRemoteLaunchers},
       {"cache", "DIR|URL", true, "reuse outputs of identical commands (default dir ~/.cache/ronin)",
        ApplyCache},
-      {"cache-size", "SIZE", false, "size limit of a directory cache (default 5G)", ApplyCacheSize},
+      {"cache-size", "SIZE", false, "size limit of a directory cache (default 5G; 0: none)", ApplyCacheSize},
       {"cache-rules", "NAME,...", false, "also cache these rules' commands", ApplyCacheRules},
       {"cache-base-dir", "DIR", false, "paths under DIR are relative in cache keys", ApplyCacheBaseDir},
       {"job-reaper", "on|off", false, "off: commands outlive a ninja that is killed (default on)",
@@ -161,7 +172,8 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
 }
 
 std::string RoninOptionsUsage() {
-  std::string text = "\nronin options (also read from the RONIN_FLAGS environment variable):\n";
+  std::vector<std::string> usages;
+  size_t column = 0;  // where the help starts: after the longest usage
   for (const RoninOptionSpec& spec : RoninOptionTable()) {
     std::string usage = std::string("  --") + spec.name;
     if (spec.value_name) {
@@ -169,9 +181,13 @@ std::string RoninOptionsUsage() {
       usage += spec.value_name;
       if (spec.value_optional) usage += "]";
     }
-    const size_t kColumn = 28;
-    usage.append(usage.size() < kColumn ? kColumn - usage.size() : 1, ' ');
-    text += usage + spec.help + "\n";
+    column = std::max(column, usage.size() + 2);
+    usages.push_back(usage);
+  }
+  std::string text = "\nronin options (also read from the RONIN_FLAGS environment variable):\n";
+  for (size_t i = 0; i < usages.size(); ++i) {
+    usages[i].resize(column, ' ');
+    text += usages[i] + RoninOptionTable()[i].help + "\n";
   }
   return text;
 }
@@ -195,6 +211,22 @@ bool ParseSize(const char* text, int64_t* bytes) {
   if (value > (static_cast<unsigned long long>(INT64_MAX) >> shift)) return false;
   *bytes = static_cast<int64_t>(value << shift);
   return true;
+}
+
+bool IsSeparateOptionalValue(const char* word) {
+  std::string_view text = word;
+  return text.find("://") != std::string_view::npos || text.compare(0, 1, "/") == 0 ||
+         text.compare(0, 2, "./") == 0 || text.compare(0, 3, "../") == 0;
+}
+
+bool MeantAsRoninOption(const char* word) {
+  std::string_view text = word;
+  if (text.compare(0, 2, "--") != 0) return false;
+  text.remove_prefix(2);
+  text = text.substr(0, text.find('='));
+  std::vector<std::string_view> names;
+  for (const RoninOptionSpec& spec : RoninOptionTable()) names.push_back(spec.name);
+  return !SpellcheckString(text, names).empty();
 }
 
 std::vector<std::string> SplitFlagWords(const char* text) {

@@ -16,7 +16,8 @@ namespace ronin {
 
 
 // One ronin option: its name (without "--"), the name of its value for -h
-// (nullptr: no value), whether the value may be left out, a line of help,
+// (nullptr: no value; "a|b" in lowercase lists the values it takes, which the
+// shell completions offer), whether the value may be left out, a line of help,
 // and what it does to the configuration. `apply` gets nullptr for a
 // missing optional value and says what is wrong in *err.
 struct RoninOptionSpec {
@@ -36,6 +37,16 @@ std::string RoninOptionsUsage();
 // Parses a size with an optional K, M or G suffix (powers of 1024) into
 // bytes. False for anything else ("lots", "", "-1", "5X", overflow).
 bool ParseSize(const char* text, int64_t* bytes);
+
+// Whether `word`, after an option whose value is optional (--cache), is
+// that value rather than a target: an http:// URL, or a path that starts
+// with '/', './' or '../'. (`--cache=VALUE` always works.)
+bool IsSeparateOptionalValue(const char* word);
+
+// Whether a command-line word that is no option getopt knows was meant as
+// one of ronin's: "--NAME" or "--NAME=..." with NAME one of theirs or a
+// near miss (within Ninja's spelling-suggestion distance).
+bool MeantAsRoninOption(const char* word);
 
 // Splits RONIN_FLAGS' value into words on white space.
 std::vector<std::string> SplitFlagWords(const char* text);

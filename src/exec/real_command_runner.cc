@@ -37,8 +37,14 @@ bool RealCommandRunner::StartCommand(Edge* edge) {
     int error = errno;
     bool transient = IsTransientSpawnError(error);
     if (!transient || subprocs_.running_count() == 0) {
-      Error("%s", DescribeSpawnFailure(edge, command, error, transient).c_str());
-      return false;
+      // Retrying cannot help: the edge fails, as a command that failed,
+      // and the build goes on as -k says.
+      Result failed;
+      failed.edge = edge;
+      failed.status = kExitFailure;
+      failed.output = "ninja: error: " + DescribeSpawnFailure(edge, command, error, transient) + "\n";
+      unstarted_.push_back(std::move(failed));
+      return true;
     }
     throttle_.Lower(subprocs_.running_count(), error);
     if (!subprocs_.WaitForRoom()) {
@@ -54,6 +60,11 @@ bool RealCommandRunner::WaitForCommand(Result* result, int64_t deadline, int64_t
   if (interrupted_) {
     result->status = kExitInterrupted;
     return false;
+  }
+  if (!unstarted_.empty()) {
+    *result = std::move(unstarted_.front());
+    unstarted_.pop_front();
+    return true;
   }
   std::unique_ptr<Subprocess> subprocess = subprocs_.NextFinished();
   if (deadline >= 0 && now < 0) now = MonotonicMillis();

@@ -2,8 +2,8 @@
 // ends (too many processes or open files, no memory for a new process):
 // the runner then waits for one job, tries again, and runs fewer jobs at a
 // time from then on, with one warning. Other failures (and transient ones
-// with nothing running to wait for) stop the build with a message naming
-// the edge.
+// with nothing running to wait for) fail the edge, as a command that
+// failed, with a message naming it; the build goes on as -k says.
 #ifndef RONIN_EXEC_SPAWN_RETRY_H_
 #define RONIN_EXEC_SPAWN_RETRY_H_
 
@@ -17,8 +17,8 @@ struct Edge;
 // EAGAIN, EMFILE, ENFILE, ENOMEM: worth another try once a job ends.
 bool IsTransientSpawnError(int error);
 
-// "cannot start the command for 'OUT': ..." for a failure that stops the
-// build; E2BIG (a command too long for the system) suggests an rspfile.
+// "cannot start the command for 'OUT': ..." for a failure that fails the
+// edge; E2BIG (a command too long for the system) suggests an rspfile.
 std::string DescribeSpawnFailure(const Edge* edge, const std::string& command, int error, bool transient);
 
 // The parallelism the machine turned out to allow.

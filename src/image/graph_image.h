@@ -35,8 +35,19 @@ namespace ronin {
 // Where the image lives (relative to the directory ninja runs in).
 extern const char kGraphImagePath[];
 
-// False when RONIN_GRAPH_IMAGE=0 (read once): always parse, never write.
+// RONIN_GRAPH_IMAGE, read once: "0" never reads or writes the image, "1"
+// writes one after every parse (whatever the manifest's size: for tests);
+// otherwise one is written only for manifests of kImageWorthBytes or more.
+enum class GraphImageSetting { kOff, kWhenItPays, kAlways };
+GraphImageSetting GraphImageConfigured();
+// False when RONIN_GRAPH_IMAGE=0: always parse, never write.
 bool GraphImageEnabled();
+
+// Below this much manifest text (all files a parse read), loading an image
+// saves under ~1 ms of a no-op (doc/performance.md, "When the graph image
+// pays"): not worth a file beside the user's. fmt's 110 KB CMake manifest
+// gets one, a one-target CMake project's 8 KB does not.
+constexpr uint64_t kImageWorthBytes = 64 << 10;
 
 // One manifest file as it was when the parse read it.
 struct ManifestStamp {

@@ -70,13 +70,17 @@ bool SameFile(const ManifestStamp& recorded) {
 
 }  // namespace
 
-bool GraphImageEnabled() {
-  static const bool enabled = [] {
-    const char* setting = getenv("RONIN_GRAPH_IMAGE");
-    return !(setting && strcmp(setting, "0") == 0);
+GraphImageSetting GraphImageConfigured() {
+  static const GraphImageSetting setting = [] {
+    const char* value = getenv("RONIN_GRAPH_IMAGE");
+    if (value && strcmp(value, "0") == 0) return GraphImageSetting::kOff;
+    if (value && strcmp(value, "1") == 0) return GraphImageSetting::kAlways;
+    return GraphImageSetting::kWhenItPays;
   }();
-  return enabled;
+  return setting;
 }
+
+bool GraphImageEnabled() { return GraphImageConfigured() != GraphImageSetting::kOff; }
 
 GraphImageKey GraphImageKey::ForOptions(std::string_view input_file, bool phony_cycle_is_error) {
   static const std::string identity =

@@ -1,6 +1,7 @@
 #include "image/graph_loader.h"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 
@@ -28,6 +29,14 @@ bool DescriptorsToSpare() {
   constexpr rlim_t kFewest = 64;
   rlimit limit;
   return getrlimit(RLIMIT_NOFILE, &limit) < 0 || limit.rlim_cur >= kFewest;
+}
+
+// Whether loading an image of this parse would save enough to be worth a file.
+bool ImagePays(const GraphImageKey& key) {
+  if (GraphImageConfigured() == GraphImageSetting::kAlways) return true;
+  uint64_t bytes = 0;
+  for (const ManifestStamp& file : key.files) bytes += file.size;
+  return bytes >= kImageWorthBytes;
 }
 
 }  // namespace
@@ -60,7 +69,13 @@ GraphLoad LoadGraph(State* state, DiskInterface* disk, const GraphLoadOptions& o
     // A parse that warned is not imaged: loading would not warn again.
     imageable = !parser.warned() && stamping.complete();
   }
-  if (options.write_image && imageable && DescriptorsToSpare()) writer->reset(new GraphImageWriter(state, std::move(key), kGraphImagePath));
+  if (options.write_image) {
+    if (imageable && DescriptorsToSpare() && ImagePays(key)) {
+      writer->reset(new GraphImageWriter(state, std::move(key), kGraphImagePath));
+    } else {
+      unlink(kGraphImagePath);  // an image there was stale (this run parsed): no clutter left behind
+    }
+  }
   state->NoteReservedNames();
   return GraphLoad::kOk;
 }

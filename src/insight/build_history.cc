@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "base/disk.h"
 #include "log/build_log.h"
@@ -37,19 +38,28 @@ uint64_t ParseHex(std::string_view field) {
   return value;
 }
 
-// Lines with the same times and command hash, hashed for grouping.
+// Lines of one build with the same times and command hash, hashed for grouping.
 struct JobKey {
   int start_ms, end_ms;
   uint64_t command_hash;
+  size_t build;
   bool operator==(const JobKey& other) const {
-    return start_ms == other.start_ms && end_ms == other.end_ms && command_hash == other.command_hash;
+    return start_ms == other.start_ms && end_ms == other.end_ms && command_hash == other.command_hash &&
+           build == other.build;
   }
 };
 struct JobKeyHash {
   size_t operator()(const JobKey& key) const {
-    return key.command_hash ^ (uint64_t(uint32_t(key.start_ms)) << 32 | uint32_t(key.end_ms)) * 0x9e3779b97f4a7c15ULL;
+    return key.command_hash ^ key.build ^
+           (uint64_t(uint32_t(key.start_ms)) << 32 | uint32_t(key.end_ms)) * 0x9e3779b97f4a7c15ULL;
   }
 };
+
+// The key of a BuildHistory line (a template: the line's type is private).
+template <typename Line>
+JobKey KeyOf(const Line& line) {
+  return {line.start_ms, line.end_ms, line.command_hash, line.build};
+}
 
 }  // namespace
 
@@ -88,11 +98,28 @@ void BuildHistory::ParseLines(std::string_view text) {
     }
     if (count < 4) continue;
     fields[4] = rest;
-    Line line{fields[3], ParseTime(fields[0]), ParseTime(fields[1]), ParseHex(fields[4])};
+    Line line{fields[3], ParseTime(fields[0]), ParseTime(fields[1]), ParseHex(fields[4]), 0};
     if (line.end_ms < last_end) last_build_begin_ = lines_.size();
+    line.build = lines_.empty() ? 0 : lines_.back().build + (line.end_ms < last_end);
     last_end = line.end_ms;
     lines_.push_back(line);
   }
+}
+
+void BuildHistory::DropJobs(const std::function<bool(std::string_view, int, int)>& not_a_run) {
+  std::unordered_set<JobKey, JobKeyHash> dropped;
+  for (const Line& line : lines_) {
+    if (not_a_run(line.output, line.start_ms, line.end_ms)) dropped.insert(KeyOf(line));
+  }
+  if (dropped.empty()) return;
+  std::vector<Line> kept;
+  last_build_begin_ = 0;
+  for (const Line& line : lines_) {
+    if (dropped.count(KeyOf(line))) continue;
+    if (!kept.empty() && line.build != kept.back().build) last_build_begin_ = kept.size();
+    kept.push_back(line);
+  }
+  lines_.swap(kept);
 }
 
 std::vector<LoggedJob> BuildHistory::GroupIntoJobs(const std::vector<const Line*>& lines) {
@@ -102,7 +129,7 @@ std::vector<LoggedJob> BuildHistory::GroupIntoJobs(const std::vector<const Line*
   std::unordered_map<JobKey, size_t, JobKeyHash> job_of;
   job_of.reserve(lines.size());
   for (const Line* line : lines) {
-    auto found = job_of.emplace(JobKey{line->start_ms, line->end_ms, line->command_hash}, jobs.size());
+    auto found = job_of.emplace(KeyOf(*line), jobs.size());
     if (found.second) {
       jobs.emplace_back();
       jobs.back().start_ms = line->start_ms;

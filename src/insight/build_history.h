@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,11 @@ class BuildHistory {
   // messages). Lines with missing fields and a cut-off last line are
   // skipped, as the build log skips them.
   bool Load(const std::string& path, std::string* err);
+  // Forgets the jobs whose line for one output `not_a_run` names (a skip
+  // settled by --content-hash writes lines but runs nothing), with all
+  // their outputs' lines. Builds are told apart before: a build left with
+  // no job is no build, and the one before it is the last.
+  void DropJobs(const std::function<bool(std::string_view output, int start_ms, int end_ms)>& not_a_run);
 
   // The last build, as ninjatracing defines it: a build ends where a line
   // ends earlier than the line before it (times restart at each ninja run),
@@ -50,9 +56,10 @@ class BuildHistory {
     int start_ms;
     int end_ms;
     uint64_t command_hash;
+    size_t build;  // lines of one build share it; it grows down the log
   };
-  // Groups lines into jobs: lines with the same times and command hash are
-  // one edge's outputs.
+  // Groups lines into jobs: lines of one build with the same times and
+  // command hash are one edge's outputs.
   static std::vector<LoggedJob> GroupIntoJobs(const std::vector<const Line*>& lines);
   void ParseLines(std::string_view text);
 

@@ -78,9 +78,9 @@ void AppendSummary(const BuildReport& report, std::string* html) {
   item("Average parallelism", wall > 0 ? StringPrintf("%.2f", double(busy) / wall) : "-");
   item("Peak parallelism", std::to_string(report.slots.slot_count));
   size_t cached = std::count(report.cached.begin(), report.cached.end(), true);
-  if (cached > 0) item("Restored from the build cache", std::to_string(cached) + " commands");
+  if (cached > 0) item("Restored from the build cache", Counted(static_cast<int64_t>(cached), "command", "commands"));
   item("Critical path", FormatDuration(report.critical_path.total_ms) + " in " +
-                            std::to_string(report.critical_path.jobs.size()) + " commands");
+                            Counted(static_cast<int64_t>(report.critical_path.jobs.size()), "command", "commands"));
   *html += "</dl>\n";
 }
 
@@ -112,15 +112,15 @@ void AppendCriticalPathTable(const BuildReport& report, std::string* html) {
   const std::vector<size_t>& path = report.critical_path.jobs;
   *html += "<h2>Critical path</h2>\n<p class=\"note\">The longest chain of commands through the "
            "build's dependencies, by measured duration: " +
-           FormatDuration(report.critical_path.total_ms) + " in " + std::to_string(path.size()) +
-           " commands, drawn in red on the timeline.</p>\n";
+           FormatDuration(report.critical_path.total_ms) + " in " +
+           Counted(static_cast<int64_t>(path.size()), "command", "commands") + ", drawn in red on the timeline.</p>\n";
   *html += "<table id=\"critical-path\"><tr><th class=\"n\">#</th>" + std::string(kJobHeader) + "</tr>\n";
   for (size_t i = 0; i < path.size() && i < kCriticalShown; ++i)
     *html += JobRow(report, path[i], "", Td(std::to_string(i + 1), "n"));
   *html += "</table>\n";
   if (path.size() > kCriticalShown)
-    *html += "<p class=\"note\">... and " + std::to_string(path.size() - kCriticalShown) +
-             " more commands.</p>\n";
+    *html += "<p class=\"note\">... and " +
+             Counted(static_cast<int64_t>(path.size() - kCriticalShown), "more command", "more commands") + ".</p>\n";
 }
 
 void AppendSlowest(const BuildReport& report, std::string* html) {
@@ -135,12 +135,15 @@ void AppendSlowest(const BuildReport& report, std::string* html) {
   *html += "</table>\n";
 }
 
-void AppendRuleTable(const BuildReport& report, std::string* html) {
+// A table of totals (per rule, per kind), longest first.
+void AppendTotalsTable(const BuildReport& report, const std::vector<RuleTotal>& totals, const char* title,
+                       const char* id, const char* first_column, std::string* html) {
   int64_t busy = std::max<int64_t>(1, TotalCommandTime(report));
-  *html += "<h2>Time per rule</h2>\n<table id=\"rules\"><tr><th>Rule</th><th class=\"n\">Commands</th>"
-           "<th class=\"n\">Total</th><th class=\"n\">Average</th><th>Share of command time</th></tr>\n";
-  for (size_t i = 0; i < report.rule_totals.size() && i < kRulesShown; ++i) {
-    const RuleTotal& rule = report.rule_totals[i];
+  *html += "<h2>" + std::string(title) + "</h2>\n<table id=\"" + id + "\"><tr><th>" + first_column +
+           "</th><th class=\"n\">Commands</th><th class=\"n\">Total</th><th class=\"n\">Average</th>"
+           "<th>Share of command time</th></tr>\n";
+  for (size_t i = 0; i < totals.size() && i < kRulesShown; ++i) {
+    const RuleTotal& rule = totals[i];
     double share = 100.0 * rule.total_ms / busy;
     *html += "<tr>" + Td(HtmlEscape(rule.name)) + Td(std::to_string(rule.commands), "n") +
              Td(FormatDuration(rule.total_ms), "n") +
@@ -184,8 +187,8 @@ void AppendChanges(const BuildReport& report, std::string* html) {
              "outputs.</p>\n";
     return;
   }
-  *html += "<p id=\"changes\">" + std::to_string(compared.size()) +
-           " commands of this build also ran in an earlier build in the log: " +
+  *html += "<p id=\"changes\">" + Counted(static_cast<int64_t>(compared.size()), "command", "commands") +
+           " of this build also ran in an earlier build in the log: " +
            FormatDuration(before) + " then, " + FormatDuration(now) + " now.</p>\n";
   auto change = [&](size_t job) { return report.jobs[job].duration_ms() - report.earlier_ms[job]; };
   std::stable_sort(compared.begin(), compared.end(),
@@ -199,6 +202,22 @@ void AppendChanges(const BuildReport& report, std::string* html) {
   AppendChangeTable(report, faster, "faster", "Faster", html);
   if (slower.empty() && faster.empty())
     *html += "<p class=\"note\">Every command took as long as before.</p>\n";
+}
+
+// Commands and time per name (`names` parallel to `jobs`), longest first.
+std::vector<RuleTotal> TotalsByName(const std::vector<LoggedJob>& jobs, const std::vector<std::string_view>& names) {
+  std::vector<RuleTotal> totals;
+  std::unordered_map<std::string_view, size_t> index;
+  for (size_t job = 0; job < names.size() && job < jobs.size(); ++job) {
+    auto found = index.emplace(names[job], totals.size());
+    if (found.second) totals.push_back({names[job], 0, 0});
+    RuleTotal& total = totals[found.first->second];
+    ++total.commands;
+    total.total_ms += std::max(0, jobs[job].duration_ms());
+  }
+  std::stable_sort(totals.begin(), totals.end(),
+                   [](const RuleTotal& a, const RuleTotal& b) { return a.total_ms > b.total_ms; });
+  return totals;
 }
 
 }  // namespace
@@ -227,17 +246,9 @@ void Summarise(BuildReport* report) {
     report->first_start_ms = std::min(report->first_start_ms, job.start_ms);
     report->last_end_ms = std::max(report->last_end_ms, job.end_ms);
   }
+  report->rule_totals = TotalsByName(report->jobs, report->rules);
+  report->kind_totals = TotalsByName(report->jobs, report->kinds);
   std::unordered_map<std::string_view, size_t> index;
-  report->rule_totals.clear();
-  for (size_t job = 0; job < report->jobs.size(); ++job) {
-    auto found = index.emplace(report->rules[job], report->rule_totals.size());
-    if (found.second) report->rule_totals.push_back({report->rules[job], 0, 0});
-    RuleTotal& total = report->rule_totals[found.first->second];
-    ++total.commands;
-    total.total_ms += std::max(0, report->jobs[job].duration_ms());
-  }
-  std::stable_sort(report->rule_totals.begin(), report->rule_totals.end(),
-                   [](const RuleTotal& a, const RuleTotal& b) { return a.total_ms > b.total_ms; });
   for (size_t i = 0; i < report->rule_totals.size(); ++i) index[report->rule_totals[i].name] = i;
   report->rule_rank.clear();
   for (std::string_view rule : report->rules) report->rule_rank.push_back(static_cast<int>(index[rule]));
@@ -264,7 +275,9 @@ std::string RenderReportHtml(const BuildReport& report) {
   html += "</div>\n";
   AppendCriticalPathTable(report, &html);
   AppendSlowest(report, &html);
-  AppendRuleTable(report, &html);
+  if (!report.kind_totals.empty())
+    AppendTotalsTable(report, report.kind_totals, "Time per kind of command", "kinds", "Kind", &html);
+  AppendTotalsTable(report, report.rule_totals, "Time per rule", "rules", "Rule", &html);
   AppendChanges(report, &html);
   html += "</body>\n</html>\n";
   return html;

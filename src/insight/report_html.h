@@ -27,11 +27,13 @@ struct BuildReport {
   std::string title;                     // e.g. the build directory
   std::vector<LoggedJob> jobs;           // the build's commands
   std::vector<std::string_view> rules;   // each job's rule
+  std::vector<std::string_view> kinds;   // each job's kind (rule_kind.h; may be empty)
   std::vector<int> earlier_ms;           // each job's earlier duration, -1 if none
   std::vector<bool> cached;              // each job restored from the build cache (may be empty)
   SlotLayout slots;
   CriticalPath critical_path;
   std::vector<RuleTotal> rule_totals;    // by total time, longest first
+  std::vector<RuleTotal> kind_totals;    // the same per kind
   std::vector<int> rule_rank;            // each job's index in rule_totals
 
   int start_ms() const { return first_start_ms; }
@@ -42,7 +44,7 @@ struct BuildReport {
   int last_end_ms = 0;     // the last one's end
 };
 
-// Fills the span, rule_totals and rule_rank from jobs and rules.
+// Fills the span, rule_totals, kind_totals and rule_rank from jobs, rules and kinds.
 void Summarise(BuildReport* report);
 
 // The whole page.

@@ -130,7 +130,7 @@ void AppendFoldedRow(const BuildReport& report, const std::vector<size_t>& jobs,
     }
     *svg += "<rect class=\"folded\" x=\"" + Num(kLabelWidth + first) + "\" y=\"" + Num(y) +
             "\" width=\"" + Num(column - first) + "\" height=\"" + Num(height) + "\"><title>" +
-            std::to_string(commands) + " short commands, " + FormatDuration(total) +
+            Counted(commands, "short command", "short commands") + ", " + FormatDuration(total) +
             " in all</title></rect>\n";
   }
 }

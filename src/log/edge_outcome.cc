@@ -90,14 +90,22 @@ bool FindRunOutcome(const StateFile& file, std::string_view first_output, int st
          outcome->end_ms == end_ms;
 }
 
+bool IsSkipLine(const StateFile& file, std::string_view first_output, int start_ms, int end_ms) {
+  std::optional<std::string_view> payload = file.Find(StateFile::Kind::kEdgeSkip, first_output);
+  EdgeOutcome outcome;
+  return payload && EdgeOutcome::Parse(*payload, &outcome) && outcome.skipped_by_content_hash &&
+         outcome.start_ms == start_ms && outcome.end_ms == end_ms;
+}
+
 EdgeOutcomeRecorder::EdgeOutcomeRecorder(StateFile* file)
     : file_(file),
       build_(std::chrono::duration_cast<std::chrono::milliseconds>(
                  std::chrono::system_clock::now().time_since_epoch())
                  .count()) {}
 
-void EdgeOutcomeRecorder::Skipped(const Edge* edge) {
+void EdgeOutcomeRecorder::Skipped(const Edge* edge, int at_ms) {
   EdgeOutcome outcome;
+  outcome.start_ms = outcome.end_ms = at_ms;
   outcome.skipped_by_content_hash = true;
   Put(StateFile::Kind::kEdgeSkip, edge, outcome);
 }
@@ -125,7 +133,8 @@ void EdgeOutcomeRecorder::Put(StateFile::Kind kind, const Edge* edge, const Edge
     return;
   // Only the trace's extra detail depends on it: the build goes on.
   write_failed_ = true;
-  Warning("writing .ronin_state: %s; -t trace will lack this build's details", err.c_str());
+  Warning("writing %s: %s; the build goes on, but -t trace will lack its details", file_->path().c_str(),
+          err.c_str());
 }
 
 }  // namespace ronin

@@ -10,7 +10,9 @@
 //   build=MS              wall-clock milliseconds when that ninja started:
 //                         ties the records of one build together
 //   start=MS end=MS       the run's times as its .ninja_log line has them:
-//                         ties the record to that line (absent for a skip)
+//                         ties the record to that line (a skip: the time of
+//                         the lines that settled it, skip_settlement.h;
+//                         absent in skips recorded before those were written)
 //   peak_rss=BYTES        the command's peak resident memory
 //   unchanged_outputs=N   outputs it rewrote with the same content
 //                         (--content-hash's early cutoff)
@@ -34,7 +36,7 @@ struct Edge;
 
 struct EdgeOutcome {
   int64_t build = -1;
-  int start_ms = -1;  // -1: not run (a skip)
+  int start_ms = -1;  // -1: unknown (a skip recorded without its log lines)
   int end_ms = -1;
   int64_t peak_rss = -1;  // -1: unknown
   int unchanged_outputs = -1;  // -1: content not checked
@@ -51,6 +53,9 @@ struct EdgeOutcome {
 // an earlier run of the edge is never taken for a later one's.
 bool FindRunOutcome(const StateFile& file, std::string_view first_output, int start_ms, int end_ms,
                     EdgeOutcome* outcome);
+// Whether a .ninja_log line was written by a skip, not a run (the latest
+// skip of its first output has its times).
+bool IsSkipLine(const StateFile& file, std::string_view first_output, int start_ms, int end_ms);
 
 // Records outcomes as the build goes (the scan's skips, and as a recorder
 // of the build each successful command), each tagged with this run's start.
@@ -58,7 +63,8 @@ class EdgeOutcomeRecorder : public BuildRecorder {
  public:
   explicit EdgeOutcomeRecorder(StateFile* file);
 
-  void Skipped(const Edge* edge);
+  // A skip by content, settled by .ninja_log lines at `at_ms`.
+  void Skipped(const Edge* edge, int at_ms);
   // `outcome`'s times, peak and flags as the command's run left them; its
   // build field is filled in.
   void Ran(const Edge* edge, EdgeOutcome outcome);

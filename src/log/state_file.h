@@ -76,6 +76,9 @@ class StateFile {
   void DisableWrites() { writes_disabled_ = true; }
   bool Close();
 
+  // Where the file is (for messages).
+  const std::string& path() const { return path_; }
+
   // Rewrites the file with one record per live (kind, key).
   bool Recompact(std::string* err);
   size_t live_count() const;  // (of what is loaded)

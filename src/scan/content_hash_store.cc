@@ -19,9 +19,12 @@ namespace ronin {
 namespace {
 
 // kFileDigest payload: mtime, size, digest (low, high); kEdgeInputs payload:
-// inputs digest (low, high), outputs stamp. 64-bit little-endian words.
+// inputs digest (low, high), outputs stamp, the mtime .ninja_log recorded
+// for the run (records of three words, written before it was kept, read as 0).
+// 64-bit little-endian words.
 const size_t kFilePayloadSize = 32;
-const size_t kEdgePayloadSize = 24;
+const size_t kEdgePayloadSize = 32;
+const size_t kEdgePayloadSizeWithoutStart = 24;
 
 void PutWord(std::string* out, uint64_t value) {
   for (int i = 0; i < 8; ++i) out->push_back(static_cast<char>(value >> (8 * i)));
@@ -42,12 +45,8 @@ std::string EncodeFile(const FileDigest& file) {
   return payload;
 }
 
-std::string EncodeEdge(const ContentDigest& inputs, uint64_t outputs_stamp) {
-  std::string payload;
-  PutWord(&payload, inputs.low);
-  PutWord(&payload, inputs.high);
-  PutWord(&payload, outputs_stamp);
-  return payload;
+uint64_t StampOfMtimes(const std::vector<TimeStamp>& mtimes) {
+  return RapidHash(mtimes.data(), mtimes.size() * sizeof(TimeStamp));
 }
 
 // Files hashed at once ahead of the scan's questions, one per thread.
@@ -69,6 +68,27 @@ std::vector<bool> DigestFilesInParallel(const std::vector<std::string>& paths, s
 
 }  // namespace
 
+bool ContentHashStore::FindRun(const Edge* edge, EdgeRun* run) const {
+  std::optional<std::string_view> payload = state_file_->Find(StateFile::Kind::kEdgeInputs, edge->outputs[0]->path);
+  if (!payload || (payload->size() != kEdgePayloadSize && payload->size() != kEdgePayloadSizeWithoutStart))
+    return false;
+  run->inputs = {GetWord(*payload, 0), GetWord(*payload, 1)};
+  run->outputs_stamp = GetWord(*payload, 2);
+  run->logged_mtime = payload->size() == kEdgePayloadSize ? static_cast<TimeStamp>(GetWord(*payload, 3)) : 0;
+  return true;
+}
+
+void ContentHashStore::PutRun(const Edge* edge, const EdgeRun* run) {
+  std::string payload;  // none: the next scan decides by mtimes, as without the option
+  if (run) {
+    PutWord(&payload, run->inputs.low);
+    PutWord(&payload, run->inputs.high);
+    PutWord(&payload, run->outputs_stamp);
+    PutWord(&payload, static_cast<uint64_t>(run->logged_mtime));
+  }
+  Put(StateFile::Kind::kEdgeInputs, edge->outputs[0]->path, payload);
+}
+
 bool ContentHashStore::Recorded(std::string_view path, FileDigest* digest) const {
   std::optional<std::string_view> payload = state_file_->Find(StateFile::Kind::kFileDigest, path);
   if (!payload || payload->size() != kFilePayloadSize) return false;
@@ -84,7 +104,8 @@ void ContentHashStore::Put(StateFile::Kind kind, std::string_view key, const std
   // Only this feature's savings depend on it: the build goes on, and the
   // next run falls back to mtimes where records are missing.
   write_failed_ = true;
-  Warning("writing .ronin_state: %s; content hashes are not recorded", err.c_str());
+  Warning("writing %s: %s; the build goes on without recording content digests", state_file_->path().c_str(),
+          err.c_str());
 }
 
 void ContentHashStore::RecordDigest(std::string_view path, const FileDigest& digest) {
@@ -97,17 +118,37 @@ bool ContentHashStore::CurrentDigest(const Node* node, FileDigest* digest) {
     *digest = memo->second;
     return true;
   }
-  std::string path(node->path);
   FileDigest recorded;
-  struct stat info;
-  if (Recorded(node->path, &recorded) && recorded.mtime == node->mtime && stat(path.c_str(), &info) == 0 &&
-      info.st_size == recorded.size &&
-      static_cast<TimeStamp>(info.st_mtim.tv_sec) * 1000000000LL + info.st_mtim.tv_nsec == recorded.mtime) {
+  if (Recorded(node->path, &recorded) && recorded.mtime == node->mtime && IsOnDisk(node, recorded)) {
     current_[node] = *digest = recorded;
     return true;
   }
+  return HashNow(node, digest);
+}
+
+bool ContentHashStore::DigestOnDisk(const Node* node, FileDigest* digest) {
+  auto memo = current_.find(node);
+  if (memo != current_.end() && IsOnDisk(node, memo->second)) {
+    *digest = memo->second;
+    return true;
+  }
+  FileDigest recorded;
+  if (Recorded(node->path, &recorded) && IsOnDisk(node, recorded)) {
+    current_[node] = *digest = recorded;
+    return true;
+  }
+  return HashNow(node, digest);
+}
+
+bool ContentHashStore::IsOnDisk(const Node* node, const FileDigest& known) {
+  struct stat info;
+  return stat(std::string(node->path).c_str(), &info) == 0 && info.st_size == known.size &&
+         static_cast<TimeStamp>(info.st_mtim.tv_sec) * 1000000000LL + info.st_mtim.tv_nsec == known.mtime;
+}
+
+bool ContentHashStore::HashNow(const Node* node, FileDigest* digest) {
   std::string err;
-  if (!DigestFile(path, digest, &err)) return false;
+  if (!DigestFile(std::string(node->path), digest, &err)) return false;
   ++files_hashed_;
   current_[node] = *digest;
   RecordDigest(node->path, *digest);
@@ -139,7 +180,7 @@ void ContentHashStore::HashChangedFilesAhead() {
 }
 
 bool ContentHashStore::InputSetDigest(const std::vector<const Node*>& inputs, TimeStamp written_before,
-                                      ContentDigest* result) {
+                                      bool as_on_disk, ContentDigest* result) {
   // (path hash, digest) per input, sorted and unique: the order of
   // discovered dependencies and duplicate inputs do not matter.
   std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> entries;
@@ -147,8 +188,12 @@ bool ContentHashStore::InputSetDigest(const std::vector<const Node*>& inputs, Ti
   for (const Node* input : inputs) {
     FileDigest digest;
     if (!input->exists() && input->status_known()) return false;  // e.g. a phony alias
-    if (!CurrentDigest(input, &digest)) return false;
-    if (input->status_known() && digest.mtime != input->mtime) return false;  // changed since its stat
+    if (as_on_disk) {
+      if (!DigestOnDisk(input, &digest)) return false;
+    } else {
+      if (!CurrentDigest(input, &digest)) return false;
+      if (input->status_known() && digest.mtime != input->mtime) return false;  // changed since its stat
+    }
     if (written_before > 0 && digest.mtime > written_before) return false;
     entries.emplace_back(RapidHash(input->path.data(), input->path.size()), digest.digest.low, digest.digest.high);
   }
@@ -167,22 +212,27 @@ bool ContentHashStore::InputSetDigest(const std::vector<const Node*>& inputs, Ti
 uint64_t ContentHashStore::OutputsStamp(const Edge* edge) {
   std::vector<TimeStamp> mtimes;
   for (const Node* output : edge->outputs) mtimes.push_back(output->mtime);
-  return RapidHash(mtimes.data(), mtimes.size() * sizeof(TimeStamp));
+  return StampOfMtimes(mtimes);
+}
+
+bool ContentHashStore::LogsOutputMtimes(const Edge* edge) {
+  return edge->GetBindingBool(Rule::kGenerator) || edge->GetBindingBool(Rule::kRestat);
+}
+
+std::vector<const Node*> ContentHashStore::CheckedInputs(const Edge* edge) {
+  return std::vector<const Node*>(edge->inputs.begin(), edge->inputs.end() - edge->order_only_deps);
 }
 
 bool ContentHashStore::InputsUnchanged(const Edge* edge) {
   METRIC_RECORD("content check");
   if (edge->outputs.empty()) return false;
-  std::optional<std::string_view> payload = state_file_->Find(StateFile::Kind::kEdgeInputs, edge->outputs[0]->path);
-  if (!payload || payload->size() != kEdgePayloadSize) return false;
-  if (GetWord(*payload, 2) != OutputsStamp(edge)) return false;
   // Taken before hashing records other files' digests (Puts).
-  ContentDigest recorded{GetWord(*payload, 0), GetWord(*payload, 1)};
+  EdgeRun run;
+  if (!FindRun(edge, &run) || run.outputs_stamp != OutputsStamp(edge)) return false;
   if (!hashed_ahead_) HashChangedFilesAhead();
-  std::vector<const Node*> inputs(edge->inputs.begin(), edge->inputs.end() - edge->order_only_deps);
   ContentDigest digest;
-  if (!InputSetDigest(inputs, 0, &digest)) return false;
-  return digest == recorded;
+  if (!InputSetDigest(CheckedInputs(edge), 0, false, &digest)) return false;
+  return digest == run.inputs;
 }
 
 bool ContentHashStore::UnchangedOutputs(Edge* edge, std::vector<Node*>* unchanged) {
@@ -206,20 +256,44 @@ bool ContentHashStore::UnchangedOutputs(Edge* edge, std::vector<Node*>* unchange
   return true;
 }
 
-void ContentHashStore::RecordRun(const Edge* edge, const std::vector<Node*>& discovered, TimeStamp start_stamp) {
+void ContentHashStore::RecordRun(const Edge* edge, const std::vector<Node*>& discovered, TimeStamp logged_mtime) {
   if (edge->outputs.empty()) return;
-  std::vector<const Node*> inputs(edge->inputs.begin(), edge->inputs.end() - edge->order_only_deps);
+  std::vector<const Node*> inputs = CheckedInputs(edge);
   inputs.insert(inputs.end(), discovered.begin(), discovered.end());
-  ContentDigest digest;
-  // No record: the next scan decides by mtimes, as without the option.
-  std::string payload;
-  if (InputSetDigest(inputs, start_stamp, &digest)) payload = EncodeEdge(digest, OutputsStamp(edge));
-  Put(StateFile::Kind::kEdgeInputs, edge->outputs[0]->path, payload);
+  EdgeRun run{{}, OutputsStamp(edge), logged_mtime};
+  PutRun(edge, InputSetDigest(inputs, logged_mtime, LogsOutputMtimes(edge), &run.inputs) ? &run : nullptr);
+}
+
+void ContentHashStore::RecordRegeneration(const Edge* edge) {
+  if (edge->outputs.empty()) return;
+  EdgeRun run;
+  if (!FindRun(edge, &run) || run.logged_mtime == 0 || run.outputs_stamp != OutputsStamp(edge)) return;
+  PutRun(edge, InputSetDigest(CheckedInputs(edge), run.logged_mtime, true, &run.inputs) ? &run : nullptr);
+}
+
+void ContentHashStore::OutputsRetouched(const Edge* edge, const std::vector<TimeStamp>& mtimes_before) {
+  EdgeRun run;
+  // Outputs from the first that could not be dated on are not in the list,
+  // and then the run's record no longer describes the outputs.
+  bool run_matched = mtimes_before.size() == edge->outputs.size() && FindRun(edge, &run) &&
+                     run.outputs_stamp == StampOfMtimes(mtimes_before);
+  for (size_t i = 0; i < std::min(edge->outputs.size(), mtimes_before.size()); ++i) {
+    const Node* output = edge->outputs[i];
+    FileDigest recorded;
+    if (output->mtime == mtimes_before[i] || !Recorded(output->path, &recorded) || recorded.mtime != mtimes_before[i])
+      continue;
+    recorded.mtime = output->mtime;  // same size, same content
+    current_[output] = recorded;
+    RecordDigest(output->path, recorded);
+  }
+  if (!run_matched) return;
+  run.outputs_stamp = OutputsStamp(edge);
+  PutRun(edge, &run);
 }
 
 bool ContentHashStore::Record(const FinishedCommand& command, std::string*) {
   static const std::vector<Node*> kNoDeps;
-  if (command.success()) RecordRun(command.edge, command.deps ? *command.deps : kNoDeps, command.start_stamp);
+  if (command.success()) RecordRun(command.edge, command.deps ? *command.deps : kNoDeps, command.record_mtime);
   return true;  // a state file that cannot be written was warned about
 }
 

@@ -3,12 +3,12 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include <algorithm>
 #include <deque>
 
 #include "base/disk.h"
 #include "graph/graph.h"
 #include "log/build_log.h"
-#include "log/edge_outcome.h"
 #include "scan/content_hash_store.h"
 #include "scan/explain.h"
 
@@ -214,7 +214,7 @@ bool DependencyScan::RecomputeOutputsDirty(Edge* edge, Node* most_recent_input, 
   if (stale.reason.empty()) return true;
   if (content_->InputsUnchanged(edge)) {
     ExplainUnchangedContent(edge, stale.threshold);
-    if (outcomes_) outcomes_->Skipped(edge);
+    if (content_skips_) content_skips_->push_back(edge);
     return true;
   }
   explanations_->Record(edge, "%s", stale.reason.c_str());
@@ -225,9 +225,11 @@ bool DependencyScan::RecomputeOutputsDirty(Edge* edge, Node* most_recent_input, 
 void DependencyScan::ExplainUnchangedContent(const Edge* edge, TimeStamp threshold) {
   // The edge will print no status line to carry the reason: say it now.
   if (!explanations_->enabled()) return;
-  for (size_t i = 0; i < edge->inputs.size() - edge->order_only_deps; ++i) {
-    const Node* input = edge->inputs[i];
-    if (input->mtime > threshold)
+  auto begin = edge->inputs.begin();
+  for (auto it = begin; it != edge->inputs.end() - edge->order_only_deps; ++it) {
+    const Node* input = *it;
+    // Once per input, also when the deps log lists a declared one again.
+    if (input->mtime > threshold && std::find(begin, it, input) == it)
       PrintExplanation("%s is newer than %s (%" PRId64 " vs %" PRId64 ") but its content is unchanged since %s was built",
                        std::string(input->path).c_str(), std::string(edge->outputs[0]->path).c_str(), input->mtime,
                        threshold, std::string(edge->outputs[0]->path).c_str());

@@ -15,7 +15,6 @@ namespace ronin {
 
 class BuildLog;
 class ContentHashStore;
-class EdgeOutcomeRecorder;
 class DepsLog;
 class DiskInterface;
 class Explanations;
@@ -51,8 +50,9 @@ class DependencyScan {
   // --content-hash: mtime verdicts are checked against content (null: off).
   void set_content_store(ContentHashStore* store) { content_ = store; }
   ContentHashStore* content_store() const { return content_; }
-  // Where edges skipped by content are recorded for -t trace (null: not).
-  void set_edge_outcomes(EdgeOutcomeRecorder* outcomes) { outcomes_ = outcomes; }
+  // Where the edges found clean by content (not by mtimes) are appended,
+  // to be settled (sched/skip_settlement.h). Null: nowhere.
+  void set_content_skips(std::vector<Edge*>* skips) { content_skips_ = skips; }
   Explanations* explanations() const { return explanations_; }
 
  private:
@@ -99,7 +99,7 @@ class DependencyScan {
   DiskInterface* disk_;
   Explanations* explanations_;
   ContentHashStore* content_ = nullptr;
-  EdgeOutcomeRecorder* outcomes_ = nullptr;
+  std::vector<Edge*>* content_skips_ = nullptr;
   DepLoader dep_loader_;
   DyndepLoader dyndep_loader_;
 };

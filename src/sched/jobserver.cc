@@ -426,7 +426,7 @@ std::unique_ptr<Jobserver> StartJobserverPool(const BuildConfig& config) {
   if (!config.ronin.jobserver_pool || config.dry_run || config.parallelism == INT_MAX) return nullptr;
   std::string err;
   std::unique_ptr<Jobserver> pool = Jobserver::CreatePool(config.parallelism, &err);
-  if (!pool) Warning("Could not create jobserver pool: %s", err.c_str());
+  if (!pool) Warning("Could not create jobserver pool: %s; building with -j %d alone", err.c_str(), config.parallelism);
   return pool;
 }
 

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -120,7 +121,13 @@ void LiveStatus::BuildEdgeFinished(const Edge* edge, int64_t start_time_millis, 
   bool had_block = block_lines_ > 0;
   classic_.BuildEdgeFinished(edge, start_time_millis, end_time_millis, exit_code, output);
   if (exit_code != kExitSuccess) RecordFailure(edge, exit_code);
-  if (had_block && block_lines_ == 0) Draw(end_time_millis);  // printed above it: back at once
+  if (jobs_.empty() || console_jobs_ > 0) return;
+  // Output printed after the status line left the cursor on a blank line,
+  // where Ninja prints the next status only when a command starts or ends
+  // (a long job may take seconds): the status line comes back at once, and
+  // the block below it.
+  classic_.RestoreStatusLine();
+  if (had_block && block_lines_ == 0) Draw(end_time_millis);
 }
 
 void LiveStatus::RecordFailure(const Edge* edge, ExitStatus exit_code) {
@@ -155,15 +162,30 @@ void LiveStatus::Refresh(int64_t time_millis) {
   Draw(time_millis);
 }
 
-void LiveStatus::Draw(int64_t now_millis) {
-  // The terminal's size is read at every draw, so a resize (SIGWINCH)
-  // shows at the next one.
+void LiveStatus::TerminalSize(int* columns, int* rows) {
   winsize size;
-  if (console_jobs_ > 0 || jobs_.empty() || ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) {
+  if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) size.ws_col = size.ws_row = 0;
+  // A terminal that reports no size (some emulators and serial consoles say
+  // 0x0) gets the environment's, else 80x24, as other terminal programs do.
+  auto from_environment = [](const char* name, int fallback) {
+    const char* value = getenv(name);
+    int number = value ? atoi(value) : 0;
+    return number > 0 ? number : fallback;
+  };
+  *columns = size.ws_col ? size.ws_col : from_environment("COLUMNS", 80);
+  *rows = size.ws_row ? size.ws_row : from_environment("LINES", 24);
+}
+
+void LiveStatus::Draw(int64_t now_millis) {
+  if (console_jobs_ > 0 || jobs_.empty()) {
     Erase();
     return;
   }
-  if (size.ws_col != columns_ || size.ws_row != rows_) {
+  // The terminal's size is read at every draw, so a resize (SIGWINCH)
+  // shows at the next one.
+  int columns, rows;
+  TerminalSize(&columns, &rows);
+  if (columns != columns_ || rows != rows_) {
     // Resized (SIGWINCH): the terminal may have rewrapped the status line
     // and the block anywhere around the cursor. Start again from the
     // status line's row.
@@ -172,10 +194,10 @@ void LiveStatus::Draw(int64_t now_millis) {
       block_lines_ = 0;
       classic_.RepaintStatusLine();
     }
-    columns_ = size.ws_col;
-    rows_ = size.ws_row;
+    columns_ = columns;
+    rows_ = rows;
   }
-  int rows = cache_counts_ ? size.ws_row - 1 : size.ws_row;  // a row kept for the cache's
+  if (cache_counts_) --rows;  // a row kept for the cache's
   // Descriptions are evaluated for the jobs drawn, once each; most jobs end
   // before a redraw and never need theirs.
   for (size_t i = 0, shown = ShownJobs(jobs_.size(), rows); i < shown; ++i) {
@@ -189,10 +211,10 @@ void LiveStatus::Draw(int64_t now_millis) {
   // Each row on a line of its own below the status line (scrolling the
   // screen if needed), then back up: relative moves survive the scroll.
   frame_.clear();
-  int lines = AppendBlock(jobs_, now_millis, size.ws_col, rows, &frame_);
+  int lines = AppendBlock(jobs_, now_millis, columns, rows, &frame_);
   if (cache_counts_ && lines > 0) {
     std::string line = CacheLine(cache_counts_->hits, cache_counts_->misses, cache_counts_->bytes_restored);
-    FitWidth(&line, static_cast<size_t>(size.ws_col) - 1);
+    FitWidth(&line, static_cast<size_t>(columns) - 1);
     frame_ += "\r\n";
     frame_ += line;
     frame_ += "\x1B[K";
@@ -219,8 +241,7 @@ void LiveStatus::Erase() {
 
 void LiveStatus::PrintFailureRecap() {
   if (failures_.empty()) return;
-  std::string recap = "ninja: " + std::to_string(failures_.size()) +
-                      (failures_.size() == 1 ? " command" : " commands") + " failed:\n";
+  std::string recap = "ninja: " + Counted(static_cast<int64_t>(failures_.size()), "command", "commands") + " failed:\n";
   for (const std::string& failure : failures_) recap += failure + "\n";
   classic_.PrintOnNewLine(recap);
   failures_.clear();
@@ -272,8 +293,7 @@ std::vector<std::string> LiveStatus::BlockLines(const RunningJobs& jobs, int64_t
 }
 
 std::string LiveStatus::CacheLine(int hits, int misses, int64_t bytes_restored) {
-  std::string line = "  build cache: " + std::to_string(hits) + (hits == 1 ? " hit, " : " hits, ") +
-                     std::to_string(misses) + (misses == 1 ? " miss" : " misses");
+  std::string line = "  build cache: " + Counted(hits, "hit", "hits") + ", " + Counted(misses, "miss", "misses");
   if (bytes_restored >= 10 << 20)
     line += StringPrintf(", %.1f MiB restored", bytes_restored / 1048576.0);
   else if (bytes_restored > 0)

@@ -120,6 +120,11 @@ void StatusPrinter::RepaintStatusLine() {
   if (status_edge_ && printer_.status_line_shown()) PrintStatusLine(status_edge_, status_time_millis_);
 }
 
+void StatusPrinter::RestoreStatusLine() {
+  if (status_edge_ && printer_.is_smart_terminal() && !printer_.status_line_shown())
+    PrintStatusLine(status_edge_, status_time_millis_);
+}
+
 void StatusPrinter::PrintStatusLine(const Edge* edge, int64_t time_millis) {
   if (config_.verbosity == BuildConfig::Verbosity::kQuiet ||
       config_.verbosity == BuildConfig::Verbosity::kNoStatusUpdate)

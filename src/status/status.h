@@ -71,6 +71,9 @@ class StatusPrinter : public Status {
   // Prints the status line on screen again (after the terminal was resized
   // and the line cleared), elided to the new width.
   void RepaintStatusLine();
+  // Prints the last status line again below output printed after it (the
+  // live view: the line would stay blank until the next command starts or ends).
+  void RestoreStatusLine();
   bool is_smart_terminal() const { return printer_.is_smart_terminal(); }
 
  private:

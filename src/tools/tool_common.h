@@ -12,6 +12,7 @@ namespace ronin {
 
 class NinjaMain;
 class BuildHistory;
+class StateFile;
 class State;
 struct Node;
 struct Options;
@@ -73,9 +74,13 @@ void LoadAllDyndepsQuietly(NinjaMain* ninja);
 // Writes bytes to stdout as they are (paths may contain anything but NUL).
 void PrintRaw(const std::string& text);
 
-// Reads every line of the build log (-t trace, -t report). False after an
-// error worded as the other tools word a log they cannot load.
-bool LoadBuildHistory(NinjaMain* ninja, BuildHistory* history);
+// Reads every line of the build log (-t trace, -t report), and ronin's own
+// record of those runs (edge_outcome.h) into *state_file, as far as it is
+// whole (only detail depends on it: a damaged file is read without a word
+// and left for the next build to mend). The lines that settled skips
+// (skip_settlement.h) are left out: they ran nothing. False after an error
+// worded as the other tools word a log they cannot load.
+bool LoadBuildHistory(NinjaMain* ninja, StateFile* state_file, BuildHistory* history);
 
 // Writes `text` to the file at `path`, or to stdout if `path` is empty.
 // False after an error message.

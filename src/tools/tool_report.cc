@@ -13,6 +13,7 @@
 #include "insight/critical_path.h"
 #include "insight/job_slots.h"
 #include "insight/report_html.h"
+#include "insight/rule_kind.h"
 #include "log/edge_outcome.h"
 #include "log/state_file.h"
 #include "tools/tool_common.h"
@@ -35,21 +36,20 @@ int ReportUsage() {
   return 1;
 }
 
-BuildReport GatherReport(NinjaMain* ninja, const BuildHistory& history) {
+BuildReport GatherReport(NinjaMain* ninja, const BuildHistory& history, const StateFile& state_file) {
   BuildReport report;
   report.title = WorkingDirectory();
   if (!ninja->build_dir_.empty() && ninja->build_dir_ != ".") report.title += "/" + ninja->build_dir_;
   report.jobs = history.LastBuild();
   LoadAllDyndepsQuietly(ninja);  // dyndep files can add dependencies
   std::vector<const Edge*> edges = EdgesOfJobs(ninja->state_, report.jobs);
-  for (const Edge* edge : edges)
+  for (const Edge* edge : edges) {
     report.rules.push_back(edge ? edge->rule->name() : std::string_view("(not in manifest)"));
+    report.kinds.push_back(RuleKindOf(edge));
+  }
   report.earlier_ms = history.EarlierDurations(report.jobs);
   // Which commands the build cache restored, from ronin's own record of
   // those very runs (a damaged or missing file: none marked).
-  StateFile state_file;
-  std::string state_err;
-  state_file.LoadReadOnly(ninja->StateFilePath(), &state_err);
   for (const LoggedJob& job : report.jobs) {
     EdgeOutcome outcome;
     report.cached.push_back(FindRunOutcome(state_file, job.outputs.front(), job.start_ms, job.end_ms, &outcome) &&
@@ -72,10 +72,11 @@ int ToolReport(NinjaMain* ninja, const Options*, int argc, char** argv) {
   }
   if (args.rest_count() > 0) return ReportUsage();
   BuildHistory history;
-  if (!LoadBuildHistory(ninja, &history)) return 1;
+  StateFile state_file;
+  if (!LoadBuildHistory(ninja, &state_file, &history)) return 1;
   if (output_path.empty())
     output_path = ninja->build_dir_.empty() ? "ninja_report.html" : ninja->build_dir_ + "/ninja_report.html";
-  if (!WriteToolOutput(output_path, RenderReportHtml(GatherReport(ninja, history)))) return 1;
+  if (!WriteToolOutput(output_path, RenderReportHtml(GatherReport(ninja, history, state_file)))) return 1;
   printf("%s\n", output_path.c_str());
   return 0;
 }

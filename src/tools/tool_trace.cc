@@ -109,14 +109,16 @@ void AppendEvent(const LoggedJob& job, std::string_view rule, int slot, const Ed
 }
 
 // An edge the build did not run because its inputs' content was unchanged:
-// an instant event at the build's start, on the first slot.
+// an instant event on the first slot, when the skip was settled (at the
+// build's start if that is not known).
 void AppendSkipEvent(std::string_view output, std::string_view rule, const EdgeOutcome& outcome,
                      std::string* out) {
   *out += "{\"name\":\"";
   AppendJsonString(output, out);
   *out += "\",\"cat\":\"";
   AppendJsonString(rule, out);
-  *out += "\",\"ph\":\"i\",\"s\":\"t\",\"ts\":0,\"pid\":1,\"tid\":0,\"args\":{";
+  *out += "\",\"ph\":\"i\",\"s\":\"t\",\"ts\":" + std::to_string(int64_t{std::max(0, outcome.start_ms)} * 1000) +
+          ",\"pid\":1,\"tid\":0,\"args\":{";
   AppendOutcomeArgs(outcome, true, out);
   *out += "}}";
 }
@@ -182,14 +184,9 @@ int ToolTrace(NinjaMain* ninja, const Options*, int argc, char** argv) {
   }
   if (args.rest_count() > 0) return TraceUsage();
   BuildHistory history;
-  if (!LoadBuildHistory(ninja, &history)) return 1;
+  StateFile state_file;  // ronin's own record of those runs, where there is one
+  if (!LoadBuildHistory(ninja, &state_file, &history)) return 1;
   std::vector<LoggedJob> jobs = every_output ? history.LatestOfEveryOutput() : history.LastBuild();
-  // ronin's own record of those runs, where there is one. Only detail
-  // depends on it, so a damaged file is read as far as it is whole, without
-  // a word, and left for the next build to mend.
-  StateFile state_file;
-  std::string state_err;
-  state_file.LoadReadOnly(ninja->StateFilePath(), &state_err);
   RecordedOutcomes outcomes = MatchOutcomes(state_file, jobs);
   std::string json = TraceJson(ninja->state_, jobs, EdgesOfJobs(ninja->state_, jobs), outcomes);
   return WriteToolOutput(output_path, json) ? 0 : 1;

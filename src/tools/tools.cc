@@ -12,6 +12,8 @@
 #include "base/util.h"
 #include "driver/ninja_main.h"
 #include "insight/build_history.h"
+#include "log/edge_outcome.h"
+#include "log/state_file.h"
 #include "scan/dyndep.h"
 #include "tools/tool_common.h"
 
@@ -19,15 +21,21 @@ namespace ronin {
 
 void PrintRaw(const std::string& text) { fwrite(text.data(), 1, text.size(), stdout); }
 
-bool LoadBuildHistory(NinjaMain* ninja, BuildHistory* history) {
-  // Where the log is ($builddir), without creating the directory as a
+bool LoadBuildHistory(NinjaMain* ninja, StateFile* state_file, BuildHistory* history) {
+  // Where the logs are ($builddir), without creating the directory as a
   // build would: a reading tool changes nothing.
   ninja->build_dir_ = std::string(ninja->state_.root_scope()->LookupVariable("builddir"));
   std::string path = ninja->BuildLogPath();
   std::string err;
-  if (history->Load(path, &err)) return true;
-  Error("loading build log %s: %s", path.c_str(), err.c_str());
-  return false;
+  if (!history->Load(path, &err)) {
+    Error("loading build log %s: %s", path.c_str(), err.c_str());
+    return false;
+  }
+  state_file->LoadReadOnly(ninja->StateFilePath(), &err);
+  history->DropJobs([&](std::string_view output, int start_ms, int end_ms) {
+    return IsSkipLine(*state_file, output, start_ms, end_ms);
+  });
+  return true;
 }
 
 bool WriteToolOutput(const std::string& path, const std::string& text) {

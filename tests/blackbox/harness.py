@@ -165,11 +165,11 @@ def run(binary, args, cwd, env=None, timeout=60, stdin=subprocess.DEVNULL, merge
                   (proc.stderr or b"").decode("utf-8", "replace"))
 
 
-def run_in_pty(binary, args, cwd, env=None, columns=80, timeout=60):
-    """Runs with stdout/stderr on a pseudo-terminal of the given width (a 'smart terminal')."""
+def run_in_pty(binary, args, cwd, env=None, columns=80, timeout=60, rows=24):
+    """Runs with stdout/stderr on a pseudo-terminal of the given size (a 'smart terminal')."""
     env = base_env(dict({"TERM": "xterm"}, **(env or {})))
     master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
     proc = subprocess.Popen([binary] + list(args), cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                             stdout=slave, stderr=slave, close_fds=True)
     os.close(slave)

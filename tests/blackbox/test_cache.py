@@ -12,6 +12,7 @@ means no compiler ran, not just that ronin said so.
 
 import glob
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -293,6 +294,25 @@ class DirectoryCacheTest(CacheScenarios, NinjaTestCase):
         self.assertEqual(hits_and_misses(self.cached(cwd=self.path("a")).stdout), (3, 0))
         self.assertEqual(self.read_bytes("a/s.stamp"), b"")
         self.assertIn("no work to do", self.ninja(cwd=self.path("a")).stdout)
+
+
+class UnwritableCacheTest(NinjaTestCase):
+    """A cache that cannot be written costs one warning naming what could not
+    be stored, the file, the system's reason and what happens next."""
+
+    def test_the_warning_says_what_where_and_why(self):
+        cache = self.path("cache")
+        os.makedirs(cache)
+        self.write("cache/tmp", "a file where the cache keeps its directory of temporary files\n")
+        self.write("build.ninja", "rule cp\n  command = cp $in $out\nbuild a.o: cp a.c\nbuild b.o: cp b.c\n")
+        self.write("a.c", "a\n")
+        self.write("b.c", "b\n")
+        result = self.ninja("--cache=" + cache, "--cache-rules=cp", "-j1")
+        self.assertEqual(result.returncode, 0, result)
+        self.assertRegex(result.stderr, r"^ninja: warning: build cache: cannot store the output a\.o: creating "
+                         + re.escape(cache) + r"/tmp/\d+\.\d+: Not a directory; "
+                         r"building without the cache from here on\n$")
+        self.assertNotIn("manifest", result.stderr)
 
 
 # The 300-file CMake tree: checkout A fills the cache, checkout B at another

@@ -9,7 +9,9 @@ RONIN_GRAPH_IMAGE=0, which always parses.
 
 import os
 import re
+import shutil
 import struct
+import subprocess
 import sys
 import unittest
 
@@ -21,6 +23,9 @@ from ninja_formats import rapidhash  # noqa: E402
 IMAGE = ".ronin_graph"
 HEADER_SIZE = 40
 OFF = {"RONIN_GRAPH_IMAGE": "0"}
+# These manifests are small: below the size where an image pays, which
+# RONIN_GRAPH_IMAGE=1 overrides (the size rule: SizeRuleTest).
+ALWAYS = {"RONIN_GRAPH_IMAGE": "1"}
 
 MAIN = """\
 cflags = -O2
@@ -65,6 +70,9 @@ def without_addresses(text):
 
 
 class GraphImageTest(NinjaTestCase):
+    def ninja(self, *args, env=None, **kwargs):
+        return super().ninja(*args, env=dict(ALWAYS, **(env or {})), **kwargs)
+
     def setUp(self):
         super().setUp()
         self.write("build.ninja", MAIN)
@@ -244,6 +252,69 @@ class GraphImageTest(NinjaTestCase):
         self.ninja("-t", "targets")
         self.ninja("-n")
         self.assertFalse(self.exists(IMAGE))
+
+
+# doc/performance.md, "When the graph image pays": 64 KiB of manifest text.
+WORTH_BYTES = 64 << 10
+
+
+def big_manifest(edges):
+    return "rule cc\n  command = touch $out\n" + "".join(
+        "build obj/directory/target_%d.o: cc src/directory/source_%d.c\n" % (i, i) for i in range(edges))
+
+
+class SizeRuleTest(NinjaTestCase):
+    """Without RONIN_GRAPH_IMAGE, the image is written only for manifests
+    large enough for loading it to pay."""
+
+    def image_used(self):
+        return "graph image load" in self.ninja("-n", "-d", "stats").stdout
+
+    def ronin_files(self):
+        return sorted(name for name in os.listdir(self.dir) if name.startswith(".ronin"))
+
+    def test_a_small_manifest_in_a_git_tree_leaves_no_file_of_ronins(self):
+        if not shutil.which("git"):
+            self.skipTest("SKIPPED: git not installed (apt-get install git)")
+        subprocess.run(["git", "init", "-q", self.dir], check=True)
+        self.write(".gitignore", "out\n.ninja_*\n")
+        self.write("build.ninja", "rule cp\n  command = mkdir -p out && cp $in $out\nbuild out/a: cp a\n")
+        self.write("a", "a\n")
+        subprocess.run(["git", "-C", self.dir, "add", "-A"], check=True)
+        for _ in range(2):
+            self.assertEqual(self.ninja().returncode, 0)
+        self.assertEqual(self.ronin_files(), [])
+        status = subprocess.run(["git", "-C", self.dir, "status", "--porcelain", "--untracked-files=all"],
+                                stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
+        self.assertEqual([line for line in status.splitlines() if line.startswith("??")], [])
+
+    def test_from_the_size_where_it_pays(self):
+        edges = 1
+        while len(big_manifest(edges)) < WORTH_BYTES - 100:
+            edges += 1
+        self.write("build.ninja", big_manifest(edges))  # just under: no image
+        self.ninja("obj/directory/target_0.o")
+        self.assertEqual(self.ronin_files(), [])
+        self.write("build.ninja", big_manifest(edges + 3))  # at least 64 KiB
+        self.assertGreaterEqual(len(big_manifest(edges + 3)), WORTH_BYTES)
+        self.ninja("obj/directory/target_0.o")
+        self.assertEqual(self.ronin_files(), [IMAGE])
+        self.assertTrue(self.image_used())
+        # Cut down below the size again: the stale image goes.
+        self.write("build.ninja", big_manifest(10))
+        self.ninja("obj/directory/target_0.o")
+        self.assertEqual(self.ronin_files(), [])
+
+    def test_the_bench_trees_shape_gets_its_image(self):
+        # A GN-shaped tree of 300 edges (~120 KB of manifests in 3 files).
+        bench = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "misc", "bench", "gen_tree.py")
+        root = os.path.join(self.dir, "tree")
+        subprocess.run([sys.executable, bench, root, "--plain", "--edges", "300", "--files", "600",
+                        "--subninjas", "3"], check=True, stdout=subprocess.DEVNULL)
+        build_dir = os.path.join(root, "out", "Default")
+        self.assertEqual(self.ninja(cwd=build_dir).stdout, "ninja: no work to do.\n")
+        self.assertTrue(os.path.exists(os.path.join(build_dir, IMAGE)))
+        self.assertIn("graph image load", self.ninja("-d", "stats", cwd=build_dir).stdout)
 
 
 if __name__ == "__main__":

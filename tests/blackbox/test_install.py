@@ -107,6 +107,16 @@ class InstallTreeTest(unittest.TestCase):
         out = harness.run(self.installed("bin/ninja"), ["--version"], cwd="/")
         self.assertEqual((out.returncode, out.stdout), (0, "1.13.2\n"))
 
+    def test_installs_the_user_guide(self):
+        for rel, source in (("share/doc/ronin/manual.md", "doc/manual.md"), ("share/doc/ronin/README.md", "README.md"),
+                            ("share/doc/ronin/report-example.png", "doc/report-example.png")):
+            with open(self.installed(rel), "rb") as installed, open(os.path.join(harness.REPO, source), "rb") as original:
+                self.assertEqual(installed.read(), original.read(), rel)
+        # The pictures the guide shows are beside it.
+        with open(self.installed("share/doc/ronin/manual.md")) as f:
+            for picture in re.findall(r"!\[[^]]*\]\(([^)]+)\)", f.read()):
+                self.assertTrue(os.path.isfile(self.installed("share/doc/ronin/" + picture)), picture)
+
     def test_bash_completion_finds_the_installed_script(self):
         loader = "/usr/share/bash-completion/bash_completion"
         if not os.path.isfile(loader):
@@ -153,6 +163,28 @@ class InstallTreeTest(unittest.TestCase):
         for name in list_names(harness.NINJA, "-d") + list_names(harness.NINJA, "-w"):
             self.assertRegex(text, r"\b%s\b" % re.escape(name))
 
+    def test_every_ronin_option_has_a_section_of_its_own(self):
+        require(self, "man", "man-db")
+        page = self.installed("share/man/man1/ninja.1")
+        out = subprocess.run(["man", "--nh", "--nj", "-l", page], stdout=subprocess.PIPE,
+                             env=dict(os.environ, MANWIDTH="80", MAN_KEEP_FORMATTING="0"))
+        text = re.sub(r".\x08", "", out.stdout.decode())
+        section = text.split("RONIN OPTIONS", 1)[1].split("\nSUBTOOLS", 1)[0]
+        # Each option's tag (indented 7), then its text (indented 14) up to the next tag.
+        entries = []
+        for line in section.splitlines():
+            tag = re.match(r"^ {7}(--[a-z-]+)", line)
+            if tag:
+                entries.append((tag.group(1), ""))
+            elif entries and line.startswith(" " * 14):
+                entries[-1] = (entries[-1][0], entries[-1][1] + line + "\n")
+        self.assertEqual([name for name, _ in entries], ronin_options(harness.NINJA))
+        block = usage_text(harness.NINJA).split("\nronin options", 1)[1]
+        help_words = {m.group(1): len(m.group(2).split()) for m in re.finditer(r"^  (--[a-z-]+)\S* +(.*)$", block, re.M)}
+        for name, body in entries:
+            self.assertGreater(len(body.split()), 2 * help_words[name], "%s has no more than its line of help:\n%s"
+                               % (name, body))
+
 
 FAKE_RONIN_OPTIONS = ("  --cache-size=SIZE         limit the cache; 4G or 512M\n"
                       "  --trace[=FILE]            write a trace (default .ninja_trace)\n"
@@ -192,6 +224,34 @@ class ManPageGeneratorTest(unittest.TestCase):
             lint = subprocess.run(["mandoc", "-Tlint", "-W", "all", page],
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             self.assertEqual(lint.stdout.decode(), "")
+
+    def generate(self, tmp, options_doc):
+        fake = os.path.join(tmp, "ninja")
+        write_fake_ninja(fake)
+        doc = os.path.join(tmp, "options.roff")
+        with open(doc, "w") as f:
+            f.write(options_doc)
+        return subprocess.run(["cmake", "-DNINJA=" + fake, "-DINPUT=" + os.path.join(harness.REPO, "doc", "ninja.1.in"),
+                               "-DOUTPUT=" + os.path.join(tmp, "ninja.1"), "-DOPTIONS_DOC=" + doc, "-DVERSION=9.9",
+                               "-P", os.path.join(harness.REPO, "cmake", "man-page.cmake")],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+
+    def test_an_option_gets_its_entry_of_the_options_document(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = self.generate(tmp, ".\\\" a comment\n.\\\" --cache-size\nThe limit.\n.IP\nMore; with a semicolon.\n")
+            self.assertEqual(out.returncode, 0, out.stderr)
+            with open(os.path.join(tmp, "ninja.1")) as f:
+                roff = f.read()
+            self.assertIn(".TP\n\\fB\\-\\-cache\\-size\\fR=\\fISIZE\\fR\nThe limit.\n.IP\nMore; with a semicolon.\n",
+                          roff)
+            self.assertIn("\\fB\\-\\-trace\\fR[=\\fIFILE\\fR]\nwrite a trace", roff)  # no entry: its help
+
+    def test_an_entry_for_an_option_the_binary_lacks_fails_the_build(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = self.generate(tmp, ".\\\" --long-gone\nText.\n")
+            self.assertNotEqual(out.returncode, 0)
+            self.assertIn("documents --long-gone", out.stderr)
+            self.assertFalse(os.path.exists(os.path.join(tmp, "ninja.1")))
 
     def test_a_binary_without_ronin_options_fails_the_build(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -265,6 +325,20 @@ class DebPackageTest(unittest.TestCase):
         info = check_output(["dpkg-deb", "-I", self.deb])
         self.assertIn(" Package: ronin\n", info)
 
+    def test_a_real_description_and_maintainer(self):
+        info = check_output(["dpkg-deb", "-f", self.deb, "Description", "Maintainer"])
+        description = info.split("Maintainer:")[0]
+        lines = description.splitlines()
+        self.assertEqual(lines[0], "Description: fast build system, a drop-in replacement for Ninja 1.13.2")
+        body = [line[1:] for line in lines[1:]]
+        self.assertNotIn(lines[0].split(": ", 1)[1], body, "the summary is not repeated")
+        self.assertEqual(body.count("."), 2, "paragraphs")
+        for word in ("--content-hash", "--cache", "ninja-build", "user guide"):
+            self.assertIn(word, description)
+        maintainer = self.control()["Maintainer"]
+        self.assertRegex(maintainer, r"^[^<>]+ <[^@<>]+@[^@<>]+\.[a-z]+>$")
+        self.assertNotIn("localhost", maintainer)
+
     def test_depends_follow_how_the_binary_is_linked(self):
         fields = self.control()
         if is_static(harness.NINJA):
@@ -277,7 +351,10 @@ class DebPackageTest(unittest.TestCase):
         files = sorted(re.findall(r"^-\S+ root/root +\d+ \S+ \S+ \./(\S+)$", listing, re.M))
         self.assertEqual(files, ["usr/bin/ninja",
                                  "usr/share/bash-completion/completions/ninja",
+                                 "usr/share/doc/ronin/README.md",
                                  "usr/share/doc/ronin/copyright",
+                                 "usr/share/doc/ronin/manual.md",
+                                 "usr/share/doc/ronin/report-example.png",
                                  "usr/share/man/man1/ninja.1",
                                  "usr/share/zsh/site-functions/_ninja"])
         self.assertRegex(listing, r"(?m)^-rwxr-xr-x root/root .* \./usr/bin/ninja$")
@@ -356,6 +433,16 @@ class BashCompletionTest(CompletionCase):
         self.use_fake_ninja()
         self.assertEqual(self.complete("--"), ["--cache-size=", "--dots", "--trace"])
         self.assertEqual(self.complete("-t", "comp"), ["compdb", "compdb-targets"])
+
+    def test_values_of_options_that_list_them(self):
+        # bash splits "--progress=li" at '=' (COMP_WORDBREAKS), or not.
+        self.assertEqual(self.complete("--progress", "=", ""), ["classic", "live"])
+        self.assertEqual(self.complete("--progress", "=", "l"), ["live"])
+        self.assertEqual(self.complete("--job-reaper", "=", ""), ["off", "on"])
+        self.assertEqual(self.complete("--job-reaper=of"), ["--job-reaper=off"])
+        self.assertEqual(self.complete("--progress", ""), ["classic", "live"])
+        # A placeholder (SIZE, DIR|URL) has nothing to offer.
+        self.assertNotIn("SIZE", self.complete("--cache-size", "=", ""))
 
     def test_targets_of_the_manifest_chosen_by_dash_c(self):
         self.assertEqual(self.complete("-C", "proj", ""),
@@ -459,6 +546,11 @@ class ZshCompletionTest(CompletionCase):
         self.assertRegex(shown, r"\n--trace +-- write a trace \(default \.ninja_trace\)")
         self.assertRegex(shown, r"\n--dots +-- a \\ backslash and 'quotes'")
         self.assertIn("ninja --cache-size=", self.zsh.complete("ninja --ca"))
+
+    def test_values_of_options_that_list_them(self):
+        shown = self.zsh.complete("ninja --progress=")
+        self.assertRegex(shown, r"\nclassic +live")
+        self.assertIn("ninja --job-reaper=off ", self.zsh.complete("ninja --job-reaper=of"))
 
     def test_targets_of_the_manifest_chosen_by_dash_c(self):
         shown = self.zsh.complete("ninja -C proj ")

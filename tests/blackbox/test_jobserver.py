@@ -342,6 +342,15 @@ class PoolTests(JobserverTestCase):
         self.assertNotIn("jobserver", harness.strip_ronin_usage(r.stderr))
         self.assertRegex(harness.RONIN_USAGE_RE.search(r.stderr).group(0), r"\n  --jobserver-pool ")
 
+    def test_a_pool_that_cannot_be_made_is_named_with_its_reason(self):
+        self.write("build.ninja", "rule show\n  command = echo \"[$$MAKEFLAGS]\"\nbuild x: show\n")
+        missing = self.path("no-such-dir")
+        r = self.ninja("--jobserver-pool", "-j3", env={"TMPDIR": missing})
+        self.assertEqual(r.returncode, 0, r)
+        self.assertRegex(r.stderr, r"^ninja: warning: Could not create jobserver pool: mkfifo %s/ninja-jobserver-\d+-\d+: "
+                                   r"No such file or directory; building with -j 3 alone\n$" % re.escape(missing))
+        self.assertIn("[]", r.stdout)
+
     def test_no_pool_for_a_dry_run(self):
         self.write("build.ninja", "rule show\n  command = touch $out\nbuild x: show\n")
         r = self.ninja("--jobserver-pool", "-n", env=self.pool_env())

@@ -1,7 +1,8 @@
 """Resource exhaustion and expansion bombs (src/exec/spawn_retry.h, kMaxValueSize
 in src/graph/eval.h): a build under a low descriptor or process limit keeps going
 with one warning; a value that explodes is an error, not gigabytes; a
-command too long for the system names its edge and suggests an rspfile."""
+command too long for the system fails its edge (as -k allows), naming it
+and suggesting an rspfile."""
 
 import os
 import shutil
@@ -26,10 +27,10 @@ def doubling_bomb(levels):
 
 class SpawnLimitTests(NinjaTestCase):
 
-    def ninja_limited(self, limits, *args):
+    def ninja_limited(self, limits, *args, env=None):
         """ninja under bash's `ulimit` settings (a string such as "-n 256")."""
         script = "ulimit %s && exec \"$0\" \"$@\"" % limits
-        return harness.run("bash", ["-c", script, harness.NINJA] + list(args), self.dir)
+        return harness.run("bash", ["-c", script, harness.NINJA] + list(args), self.dir, env=env)
 
     def test_few_descriptors_and_many_jobs_finish_with_one_warning(self):
         # Each job holds a pipe: 1000 jobs cannot all run under 256 descriptors.
@@ -49,10 +50,13 @@ class SpawnLimitTests(NinjaTestCase):
         if harness.SANITIZED:
             self.skipTest(harness.SKIP_NO_PRIVILEGE + "not under ASan/UBSan, whose runtimes need descriptors of their own under ulimit -n 5")
         self.write("build.ninja", many_edges(2, "echo $out > $out"))
-        r = self.ninja_limited("-n 5", "-j4")
+        # An image of any size, so that its writer would be there.
+        r = self.ninja_limited("-n 5", "-j4", env={"RONIN_GRAPH_IMAGE": "1"})
         self.assertEqual(r.returncode, 1, r)
-        self.assertIn("ninja: error: cannot start the command for 'o", r.stderr)
-        self.assertIn("Too many open files", r.stderr)
+        # With no job to wait for, the edge fails as a failed command does.
+        self.assertIn("\nninja: error: cannot start the command for 'o", r.stdout)
+        self.assertIn("Too many open files", r.stdout)
+        self.assertTrue(r.stdout.endswith("ninja: build stopped: subcommand failed.\n"), r.stdout[-300:])
         # The graph image's writer left the build its few descriptors.
         self.assertFalse(os.path.exists(os.path.join(self.dir, ".ronin_graph")))
 
@@ -77,8 +81,34 @@ class SpawnLimitTests(NinjaTestCase):
         self.write("build.ninja", "rule r\n  command = echo %s > $out\nbuild big: r\n" % ("x" * 300000))
         r = self.ninja()
         self.assertEqual(r.returncode, 1, r.stderr[:500])
-        self.assertIn("ninja: error: cannot start the command for 'big'", r.stderr)
-        self.assertIn("rspfile", r.stderr)
+        # A failed edge: its FAILED block carries the message.
+        self.assertIn("FAILED: [code=1] big \n", r.stdout)
+        self.assertRegex(r.stdout, r"\nninja: error: cannot start the command for 'big': it is \d+ bytes long, "
+                                   r"more than the system takes .*; pass long argument lists in an rspfile\n")
+        self.assertTrue(r.stdout.endswith("ninja: build stopped: subcommand failed.\n"), r.stdout[-300:])
+        self.assertEqual(r.stderr, "")
+
+    def test_keep_going_past_a_command_that_cannot_start(self):
+        # -k 0: the over-long command fails its edge, every other edge is
+        # built, what needs the failed one is not, and the exit status is 1.
+        self.write("build.ninja", "rule r\n  command = echo $text > $out\n"
+                                  "build big: r\n  text = %s\n"
+                                  "build a: r\n  text = a\nbuild b: r\n  text = b\nbuild c: r\n  text = c\n"
+                                  "build after_big: r big\n  text = after\n" % ("x" * 300000))
+        r = self.ninja("-k", "0", "-j2")
+        self.assertEqual(r.returncode, 1, r.stdout[-500:])
+        for name in "abc":
+            self.assertEqual(self.read(name), name + "\n")
+        self.assertFalse(self.exists("big"))
+        self.assertFalse(self.exists("after_big"))
+        self.assertEqual(1, r.stdout.count("cannot start the command for 'big'"))
+        self.assertTrue(r.stdout.endswith("ninja: build stopped: cannot make progress due to previous errors.\n"),
+                        r.stdout[-300:])
+        # The next build tries it again, and only it: the rest is up to date.
+        again = self.ninja("-k", "0")
+        self.assertEqual(again.returncode, 1)
+        self.assertEqual(1, again.stdout.count("FAILED: "))
+        self.assertNotIn("] echo a", again.stdout)
 
 
 class ExpansionBombTests(NinjaTestCase):

@@ -4,6 +4,7 @@ RONIN_FLAGS holds options read before the command line (the command line
 wins); anything wrong in it is a `ninja: error: RONIN_FLAGS: ...`, exit 1.
 """
 
+import os
 import re
 import unittest
 
@@ -77,6 +78,68 @@ class TestRoninFlags(NinjaTestCase):
         for name in names:
             r = self.ninja("--%s" % name, "-n")
             self.assertNotIn("unrecognized option", r.stderr, name)
+
+    def test_usage_help_column_fits_every_option(self):
+        block = RONIN_USAGE_RE.search(self.ninja("-h").stderr).group(0)
+        columns = {m.start(2) - m.start(0) for m in re.finditer(r"^(  --\S+ +)(\S)", block, re.M)}
+        self.assertEqual(len(columns), 1, block)
+
+    def test_version_and_lists_are_refused(self):
+        # Each would end every build that RONIN_FLAGS reaches.
+        self.assertFlagError("--version", "--version is not accepted here")
+        self.assertFlagError("-d list", "-d list is not accepted here")
+        self.assertFlagError("-w list", "-w list is not accepted here")
+
+    def test_debug_and_warning_errors_name_the_variable(self):
+        self.assertFlagError("-d bogus", "unknown debug setting 'bogus'")
+        self.assertFlagError("-d explian", "unknown debug setting 'explian', did you mean 'explain'?")
+        self.assertFlagError("-w bogus", "unknown warning flag 'bogus'")
+        r = self.ninja("-d", "bogus")
+        self.assertEqual((r.returncode, r.stderr), (1, "ninja: error: unknown debug setting 'bogus'\n"))
+
+
+class TestRoninOptionsOnTheCommandLine(NinjaTestCase):
+    def setUp(self):
+        super().setUp()
+        self.write("build.ninja", MANIFEST)
+        self.env = {"XDG_CACHE_HOME": self.path("xdg")}
+
+    def test_cache_takes_a_directory_after_a_space(self):
+        for spec, where in ((self.path("c1"), self.path("c1")), ("./c2", self.path("c2"))):
+            r = self.ninja("--cache", spec, "--cache-rules=touch", "-d", "stats", "a", env=self.env)
+            self.assertEqual(r.returncode, 0, r)
+            self.assertIn("build cache: 0 hits, 1 miss,", r.stdout)
+            self.assertTrue(os.path.isdir(os.path.join(where, "ac")), spec)
+            os.unlink(self.path("a"))
+        self.assertFalse(os.path.exists(self.path("xdg")))
+
+    def test_cache_before_a_target_keeps_its_default(self):
+        r = self.ninja("--cache", "b", "--cache-rules=touch", "-d", "stats", env=self.env)
+        self.assertEqual(r.returncode, 0, r)
+        self.assertIn("[1/1] touch b", r.stdout)
+        self.assertFalse(self.exists("a"))
+        self.assertTrue(os.path.isdir(self.path("xdg/ronin/ac")))
+
+    def test_cache_size_below_a_megabyte_is_refused(self):
+        r = self.ninja("--cache-size=100K", "-n")
+        self.assertEqual((r.returncode, r.stdout, r.stderr),
+                         (1, "", "ninja: error: --cache-size=100K: at least 1M (a smaller cache keeps nothing), "
+                                 "or 0 for no limit\n"))
+        for size in ("1M", "0"):
+            self.assertEqual(self.ninja("--cache-size=" + size, "-n").returncode, 0, size)
+
+    def test_a_misspelt_ronin_option_shows_ronin_options(self):
+        r = self.ninja("--contnet-hash")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("unrecognized option '--contnet-hash'", r.stderr)
+        self.assertTrue(r.stderr.endswith(RONIN_USAGE_RE.search(r.stderr).group(0)))
+        r = self.ninja("--progress")  # a ronin option without its value
+        self.assertIsNotNone(RONIN_USAGE_RE.search(r.stderr), r.stderr)
+        # Anything else gets Ninja's text alone, as from Ninja.
+        for flag in ("--frobnicate-everything", "-x"):
+            r = self.ninja(flag)
+            self.assertEqual(r.returncode, 1)
+            self.assertIsNone(RONIN_USAGE_RE.search(r.stderr), flag)
 
 
 if __name__ == "__main__":

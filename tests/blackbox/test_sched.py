@@ -276,6 +276,26 @@ class TestLiveView(NinjaTestCase):
         self.wait_for(lambda: self.exists("rc"))
         self.assertEqual("0", self.read("rc").strip())
 
+    def test_the_status_line_stays_while_output_is_printed(self):
+        # a prints its output and ends while b and c run on: the status line
+        # is back below the output at once, not when b or c end.
+        self.write("build.ninja", GATED)
+        tmux = Tmux(self, self.dir, ["-j3", "--progress=live"])
+        self.wait_for(lambda: len(self.block(tmux)) == 3)
+        self.write("go_a", "")
+
+        def status_below_output():
+            screen = tmux.screen()
+            if "output of a" not in screen:
+                return False
+            below = screen[screen.index("output of a") + 1:]
+            return below and below[0] == "[1/3] BUILD a" and len(self.block(tmux)) == 2
+        self.wait_for(status_below_output)
+        self.write("go_b", "")
+        self.write("go_c", "")
+        self.wait_for(lambda: self.exists("rc"))
+        self.assertEqual("0", self.read("rc").strip())
+
     def test_interrupt_leaves_a_clean_terminal(self):
         self.write("build.ninja", GATED)
         tmux = Tmux(self, self.dir, ["-j3", "--progress=live"])
@@ -297,6 +317,19 @@ class TestLiveViewOutput(NinjaTestCase):
         live = self.ninja("-j1", "--progress=live")
         self.assertEqual((classic.returncode, classic.stdout, classic.stderr),
                          (live.returncode, live.stdout, live.stderr))
+
+    def test_a_terminal_that_reports_no_size(self):
+        # Some terminals say 0x0: COLUMNS and LINES (else 80x24) stand in.
+        long_name = "x" * 120
+        self.write("build.ninja", "rule r\n  command = sleep 1; touch $out\n  description = BUILD $out\n"
+                                  "build a: r\nbuild %s: r\n" % long_name)
+        r = run_in_pty(NINJA, ["-j2", "--progress=live"], self.dir, env={"COLUMNS": "50", "LINES": "10"},
+                       columns=0, rows=0)
+        self.assertEqual(0, r.returncode, r.stdout)
+        rows = re.findall(r"\r\n( +\d+\.\ds BUILD [^\x1b]*)\x1b\[K", r.stdout.replace("\n", "\r\n"))
+        self.assertTrue(any(row.endswith("BUILD a") for row in rows), r.stdout)
+        self.assertTrue(all(len(row) <= 49 for row in rows), rows)
+        self.assertTrue(any("..." in row for row in rows), rows)
 
     def test_failure_recap(self):
         self.write("build.ninja", "rule r\n  command = exit $code\nbuild a: r\n  code = 3\n"

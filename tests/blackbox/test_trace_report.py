@@ -182,6 +182,10 @@ build h2: cp h
 """
 
 
+def ran_durations(events):
+    return {e["name"]: e["dur"] for e in events if e["ph"] == "X"}
+
+
 class RecordedDetailTest(NinjaTestCase):
     """What ronin recorded in .ronin_state about the runs of the last build
     (log/edge_outcome.h) goes in the events' args."""
@@ -231,13 +235,34 @@ class RecordedDetailTest(NinjaTestCase):
         # a.o by the scan, h2 when h's unchanged output cleaned it.
         self.assertEqual([("a.o", "cp", {"skipped": "content_hash"}), ("h2", "cp", {"skipped": "content_hash"})],
                          skipped)
-        # Their mtimes still say out of date, so the next build with the
-        # option skips them again; one without it runs them. After that, a
-        # build that skips nothing shows no skips.
-        self.assertEqual(["a.o", "h2"], sorted(re.findall(r"(\S+)$", self.build().stdout, re.M)))
+        # h2 was settled after h ran, a.o before anything did.
+        times = {e["name"]: e["ts"] for e in events if e["ph"] in ("X", "i")}
+        self.assertLessEqual(times["a.o"], times["d.o"])
+        self.assertGreaterEqual(times["h2"], times["h"] + ran_durations(events)["h"])
+        # The .ninja_log lines that settled them are not commands of the
+        # report either.
+        report = self.ninja("-t", "report")
+        self.assertEqual(0, report.returncode, report)
+        with open(self.path("ninja_report.html")) as f:
+            html = f.read()
+        self.assertNotIn(">a.o<", html)
+        self.assertIn(">d.o<", html)
+        # A build that skips nothing shows no skips.
         self.rewrite("d.c", "d 3\n")
         self.build("--content-hash")
         self.assertEqual([], [e for e in self.events() if e["ph"] == "i"])
+
+    def test_a_build_that_only_skipped_is_no_build(self):
+        self.build("--content-hash")
+        self.rewrite("d.c", "d 2\n")
+        self.build("--content-hash")
+        before = self.events()
+        self.rewrite("a.c", "a\n")
+        self.assertEqual("ninja: no work to do.\n", self.build("--content-hash").stdout)
+        # The skip wrote .ninja_log lines (for Ninja), but the last build is
+        # still the one that ran d.o.
+        self.assertEqual(["d.o"], sorted(e["name"] for e in self.events() if e["ph"] == "X"))
+        self.assertEqual([e for e in before if e["ph"] == "X"], [e for e in self.events() if e["ph"] == "X"])
 
     def test_a_record_of_another_run_is_not_shown(self):
         self.build("--content-hash")
@@ -329,6 +354,46 @@ class ReportTest(NinjaTestCase):
         self.assertNotIn("<script", page)
         self.assertIsNone(re.search(r"\b(src|href)=", page))
         self.assertEqual({"http://www.w3.org/2000/svg"}, set(re.findall(r"https?://[^\"' ]+", page)))
+
+    def test_one_command_is_one_command(self):
+        self.write("build.ninja", MANIFEST)
+        self.assertEqual(0, self.ninja("a").returncode)
+        page = self.report()
+        self.assertRegex(page, r"<dt>Critical path</dt><dd>\d+ ms in 1 command</dd>")
+        self.assertIn("in 1 command, drawn in red", page)
+        self.assertIsNone(re.search(r"\b1 commands\b", page))
+
+    def test_time_per_kind_of_command_on_cmake_shaped_rules(self):
+        # One rule per target and kind, as CMake names them: the kinds add up.
+        self.write("build.ninja", """rule CXX_COMPILER__lib_Release
+  command = touch $out && : > $out.d
+  depfile = $out.d
+  deps = gcc
+rule CXX_COMPILER__app_Release
+  command = touch $out && : > $out.d
+  depfile = $out.d
+  deps = gcc
+rule CXX_STATIC_LIBRARY_LINKER__lib_Release
+  command = touch $out
+rule CXX_EXECUTABLE_LINKER__app_Release
+  command = touch $out
+rule CUSTOM_COMMAND
+  command = touch $out
+build a.o: CXX_COMPILER__lib_Release a.cc
+build b.o: CXX_COMPILER__lib_Release b.cc
+build m.o: CXX_COMPILER__app_Release m.cc
+build lib.a: CXX_STATIC_LIBRARY_LINKER__lib_Release a.o b.o
+build app: CXX_EXECUTABLE_LINKER__app_Release m.o lib.a
+build gen.txt: CUSTOM_COMMAND
+build all: phony app gen.txt
+""")
+        for name in ("a.cc", "b.cc", "m.cc"):
+            self.write(name, "")
+        self.assertEqual(0, self.ninja("all").returncode)
+        tables = Tables(self.report()).tables
+        self.assertEqual({"compile": "3", "link": "2", "custom": "1"},
+                         {row[0]: row[1] for row in tables["kinds"]})
+        self.assertEqual(5, len(tables["rules"]))
 
     def test_builddir_and_output_option(self):
         self.write("build.ninja", "builddir = out\n" + MANIFEST)

@@ -81,6 +81,11 @@ class MemoryDisk : public DiskInterface {
     return Status::kOkay;
   }
   int RemoveFile(const std::string& path) override { return files_.erase(path) ? 0 : 1; }
+  bool SetMtime(const std::string& path, TimeStamp, std::string* err) override {
+    if (files_.count(path)) return true;  // every file keeps mtime 1
+    *err = "no such file";
+    return false;
+  }
 
  private:
   std::map<std::string, std::string> files_;

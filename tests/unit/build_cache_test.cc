@@ -230,6 +230,7 @@ class ScriptedStore : public CacheStore {
   }
   bool LookupsAreRoundTrips() const override { return round_trips_; }
   bool WarnsOfItsFailures() const override { return warns_; }
+  std::string WriteError() const override { return fails_ ? "writing tmp/1: No space left on device" : ""; }
 
  private:
   StoreLog* log_;
@@ -309,8 +310,9 @@ TEST_F(BuildCacheStoreTest, AStoreIsTrimmedAfterABuildThatAddedToIt) {
 TEST_F(BuildCacheStoreTest, AFailingStoreIsWarnedAboutUnlessItWarnsItself) {
   testing::internal::CaptureStderr();
   RunOnce(false, /*warns=*/false, /*fails=*/true);
-  EXPECT_EQ("ninja: warning: build cache: storing " + dir_.File("out") +
-                " failed; building without the cache from here on\n",
+  // The path, the store's reason, and what happens next.
+  EXPECT_EQ("ninja: warning: build cache: cannot store the output " + dir_.File("out") +
+                ": writing tmp/1: No space left on device; building without the cache from here on\n",
             testing::internal::GetCapturedStderr());
   testing::internal::CaptureStderr();
   RunOnce(false, /*warns=*/true, /*fails=*/true);

@@ -109,6 +109,56 @@ TEST_F(ContentHashStoreTest, AnInputWrittenAfterTheCommandStartedLeavesNoRecord)
   EXPECT_FALSE(store_->InputsUnchanged(edge_));
 }
 
+TEST_F(ContentHashStoreTest, AnInputAGeneratorRewroteBeforeItsOutputsIsRecordedAsItIsNow) {
+  // A generator's log entry has its outputs' mtime: what it rewrote before
+  // them (CMake's CMakeCache.txt) is what it read.
+  State state;
+  ASSERT_TRUE(ParseManifest(&state, "rule gen\n  command = g\n  generator = 1\nbuild " + dir_.File("out") + ": gen " +
+                                        dir_.File("in1") + " " + dir_.File("in2") + "\n"));
+  edge_ = state.LookupNode(dir_.File("out"))->in_edge;
+  store_.reset(new ContentHashStore(&state, state_file_.get()));
+  Restat();
+  EXPECT_FALSE(store_->InputsUnchanged(edge_));  // hashes in1 as the scan saw it
+  Rewrite("in1", "in1 rewritten by the generator\n", false);
+  Rewrite("out", "out\n", false);
+  std::string err;
+  ASSERT_TRUE(Output()->Stat(&disk_, &err)) << err;  // as the builder does after the run
+  store_->RecordRun(edge_, {}, Output()->mtime);
+  Restat();
+  EXPECT_TRUE(store_->InputsUnchanged(edge_));
+}
+
+TEST_F(ContentHashStoreTest, TheRegeneratedManifestsInputsReplaceTheOldOnes) {
+  WriteRealFile(dir_.File("in3"), "in3\n");
+  Node* added = state_.GetNode(dir_.File("in3"));
+  std::string err;
+  ASSERT_TRUE(added->Stat(&disk_, &err)) << err;
+  store_->RecordRun(edge_, {}, std::max(added->mtime, Output()->mtime));
+  // The manifest the run wrote gives the edge one more input.
+  edge_->inputs.push_back(added);
+  edge_->implicit_deps = 1;
+  EXPECT_FALSE(store_->InputsUnchanged(edge_));
+  store_->RecordRegeneration(edge_);
+  EXPECT_TRUE(store_->InputsUnchanged(edge_));
+  // An input newer than the run may not be what it read: no record.
+  Rewrite("in3", "in3 later\n");
+  store_->RecordRegeneration(edge_);
+  EXPECT_FALSE(store_->InputsUnchanged(edge_));
+}
+
+TEST_F(ContentHashStoreTest, RetouchedOutputsKeepTheirRecords) {
+  store_->RecordRun(edge_, {}, 0);
+  std::vector<TimeStamp> before = {Output()->mtime};
+  TimeStamp later = Output()->mtime + 5000000000LL;
+  std::string err;
+  ASSERT_TRUE(disk_.SetMtime(dir_.File("out"), later, &err)) << err;
+  Output()->mtime = later;
+  store_->OutputsRetouched(edge_, before);
+  Reopen();
+  EXPECT_TRUE(store_->InputsUnchanged(edge_));
+  EXPECT_EQ(0u, store_->files_hashed());
+}
+
 TEST_F(ContentHashStoreTest, DiscoveredInputsCountAndOrderDoesNot) {
   WriteRealFile(dir_.File("dep.h"), "dep\n");
   Node* dep = state_.GetNode(dir_.File("dep.h"));

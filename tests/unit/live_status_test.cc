@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <string>
 #include <vector>
@@ -144,6 +145,22 @@ TEST(RunningJobsTest, OldestFirstWhateverEndsFirst) {
   EXPECT_EQ(nullptr, jobs.Find(edge(1)));
   jobs.Clear();
   EXPECT_TRUE(jobs.empty());
+}
+
+TEST(LiveStatusTest, ASizeTheTerminalDoesNotGiveComesFromTheEnvironment) {
+  if (isatty(STDOUT_FILENO)) GTEST_SKIP() << "stdout is a terminal: its own size is used";
+  int columns = 0, rows = 0;
+  setenv("COLUMNS", "50", 1);
+  setenv("LINES", "10", 1);
+  LiveStatus::TerminalSize(&columns, &rows);
+  EXPECT_EQ(50, columns);
+  EXPECT_EQ(10, rows);
+  setenv("COLUMNS", "0", 1);
+  unsetenv("LINES");
+  LiveStatus::TerminalSize(&columns, &rows);
+  EXPECT_EQ(80, columns);
+  EXPECT_EQ(24, rows);
+  unsetenv("COLUMNS");
 }
 
 TEST(RunningJobsTest, AReusedSlotForgetsTheJobBefore) {

@@ -59,6 +59,7 @@ class VirtualDisk : public DiskInterface {
   bool WriteFile(const std::string& path, std::string_view contents) override;
   Status ReadFile(const std::string& path, std::string* contents, std::string* err) override;
   int RemoveFile(const std::string& path) override;
+  bool SetMtime(const std::string& path, TimeStamp mtime, std::string* err) override;
 
   // Every path passed to Stat / ReadFile / RemoveFile, in call order.
   mutable std::vector<std::string> stats;
@@ -195,6 +196,16 @@ inline FileReader::Status VirtualDisk::ReadFile(const std::string& path, std::st
 inline int VirtualDisk::RemoveFile(const std::string& path) {
   removed.push_back(path);
   return files_.erase(path) ? 0 : 1;
+}
+
+inline bool VirtualDisk::SetMtime(const std::string& path, TimeStamp mtime, std::string* err) {
+  auto it = files_.find(path);
+  if (it == files_.end()) {
+    *err = "utimensat(" + path + "): No such file or directory";
+    return false;
+  }
+  it->second.mtime = mtime;
+  return true;
 }
 
 inline ::testing::AssertionResult ParseManifest(State* state, const std::string& text,
