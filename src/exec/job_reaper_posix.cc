@@ -282,6 +282,8 @@ void AppendBytes(std::string* out, const void* bytes, size_t size) {
 
 static JobReaper* g_reaper = nullptr;  // once started
 
+bool JobReaper::Available(std::string*) { return true; }
+
 JobReaper* JobReaper::Get() {
   static JobReaper* reaper = g_reaper = [] () -> JobReaper* {
     int fds[2];

@@ -199,8 +199,10 @@ ExitStatus Subprocess::Finish() {
   return code == CONTROL_C_EXIT ? kExitInterrupted : static_cast<ExitStatus>(code);
 }
 
-SubprocessSet::SubprocessSet(bool reap_jobs, bool watch_commands)
-    : reap_jobs_(reap_jobs), watch_commands_(watch_commands), platform_(new Platform) {
+// No reaper on Windows (exec/job_reaper_win.cc): no job's files are
+// gathered for one.
+SubprocessSet::SubprocessSet(bool, bool watch_commands)
+    : reap_jobs_(false), watch_commands_(watch_commands), platform_(new Platform) {
   platform_->port = CreateIoCompletionPort(INVALID_HANDLE_VALUE, nullptr, 0, 1);
   if (!platform_->port) Fatal("CreateIoCompletionPort: %s", LastErrorText().c_str());
   g_interrupt_port = platform_->port;
