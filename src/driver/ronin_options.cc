@@ -13,6 +13,7 @@
 #include "exec/job_reaper.h"
 #include "sched/remote_launchers.h"
 #include "status/status.h"
+#include "watch/file_watcher.h"
 
 namespace ronin {
 namespace {
@@ -157,7 +158,8 @@ bool ApplyQuestion(const char*, BuildConfig* config, std::string*) {
   return true;
 }
 
-bool ApplyWatch(const char*, BuildConfig* config, std::string*) {
+bool ApplyWatch(const char*, BuildConfig* config, std::string* err) {
+  if (!FileWatcher::Available(err)) return false;
   config->ronin.watch = true;
   return true;
 }
