@@ -54,12 +54,14 @@ std::string KnownPlaceholdersOnly(std::string format) {
   return format;
 }
 
-// A --status format made of known pieces, one per byte of `text`.
+// A --status format made of known pieces, one per byte of `text`. No literal
+// piece starts with a name character: after a bare `$rate` it would lengthen
+// the name (`$ratex`) into an unknown variable.
 std::string KnownVariablesOnly(const std::string& text) {
   static const char* const kPieces[] = {
       "$started", "${total}", "$progress", "$running", "$remaining", "$finished", "$rate", "$current_rate",
       "$elapsed_seconds", "$eta_seconds", "$elapsed", "$eta", "$predicted_progress", "$description",
-      "${description}", "$$", "$ ", "$:", "[", "] ", "/", " ", "$\n   ", "\x1b[32m", "x.y", "%"};
+      "${description}", "$$", "$ ", "$:", "[", "] ", "/", " ", "$\n   ", "\x1b[32m", "(x.y)", "%"};
   std::string format;
   for (unsigned char byte : text) format += kPieces[byte % (sizeof(kPieces) / sizeof(kPieces[0]))];
   return format;
