@@ -2,8 +2,8 @@
 rerun a test gets when it met one.
 
 Under load, wine 8 now and then fails to start a process: about twice in a CI run of the
-Windows suites (thousands of wine processes), never in 600 quiet calls of each binary with
-2,400 `cmd /c` children. Seen two ways, both in calls no Windows program makes fail so:
+Windows suites (thousands of wine processes), never in a stress of 600 calls of each binary,
+two at a time, with 2,400 `cmd /c` children. Seen two ways, both in calls no Windows program makes fail so:
 - a `wine ninja.exe ...` call ends with exit code 1 and not one byte of output: ninja
   (either, ours or the reference) never fails without saying why;
 - inside a build, ninja.exe's CreateProcess of a command fails with ERROR_INTERNAL_ERROR
