@@ -475,6 +475,8 @@ int RealMain(int argc, char** argv) {
 }  // namespace ronin
 
 int main(int argc, char** argv) {
+  int reaper_exit = 0;
+  if (ronin::JobReaper::RunIfAsked(argc, argv, &reaper_exit)) return reaper_exit;  // ninja.exe's reaper
   // One malloc arena for every thread: what the stat and hash workers free
   // (command texts of up to megabytes) is then reused by the main thread
   // instead of staying resident in arenas of their own (peak RSS of the

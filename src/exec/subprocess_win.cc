@@ -16,6 +16,9 @@
 //   it by its address, and a program that cannot be found leaves a stale
 //   completion behind that later stops the build with "ReadFile: Invalid
 //   handle.", or crashes it.)
+// * With the job reaper (exec/job_reaper.h), each command starts suspended
+//   and runs once it is in the reaper's job, so that no child it starts is
+//   born outside it.
 #include "exec/subprocess.h"
 
 #include <errno.h>
@@ -75,6 +78,7 @@ struct Subprocess::Platform {
   OVERLAPPED overlapped = {};
   char buffer[4 << 10];
   bool reading = false;  // a read (not the connection) is under way
+  JobReaper* reaper = nullptr;  // told of the start and of the end
 };
 
 struct SubprocessSet::Platform {
@@ -135,7 +139,9 @@ Subprocess::~Subprocess() {
   if (platform_->process) Finish();
 }
 
-bool Subprocess::Start(SubprocessSet* set, const std::string& command, const JobFiles*) {
+bool Subprocess::Start(SubprocessSet* set, const std::string& command, const JobFiles* files) {
+  // Started before any inheritable handle of a job exists.
+  JobReaper* reaper = set->reaps_jobs() ? JobReaper::Get() : nullptr;
   HANDLE child_pipe = platform_->SetUpPipe(set->platform_->next_key++, set->platform_->port);
   SECURITY_ATTRIBUTES inherited = {sizeof inherited, nullptr, TRUE};
   HANDLE nul = CreateFileA("NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, &inherited,
@@ -151,7 +157,7 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
     startup.hStdError = child_pipe;
   }
   PROCESS_INFORMATION process = {};
-  DWORD flags = use_console_ ? 0 : CREATE_NEW_PROCESS_GROUP;
+  DWORD flags = (use_console_ ? 0 : CREATE_NEW_PROCESS_GROUP) | (reaper ? CREATE_SUSPENDED : 0);
   std::vector<char> line(command.begin(), command.end());
   line.push_back('\0');
   bool started = CreateProcessA(nullptr, line.data(), nullptr, nullptr, /*inherit handles=*/TRUE, flags, nullptr,
@@ -175,9 +181,14 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
     }
     Fatal("CreateProcess: %s", text.c_str());
   }
+  pid_ = static_cast<pid_t>(process.dwProcessId);
+  platform_->reaper = reaper;
+  if (reaper) {
+    reaper->Started(pid_, !use_console_, files ? *files : JobFiles());
+    ResumeThread(process.hThread);
+  }
   CloseHandle(process.hThread);
   platform_->process = process.hProcess;
-  pid_ = static_cast<pid_t>(process.dwProcessId);
   set->platform_->jobs[platform_->key] = this;
   return true;
 }
@@ -187,6 +198,8 @@ bool Subprocess::Done() const { return platform_->pipe == nullptr; }
 ExitStatus Subprocess::Finish() {
   if (!platform_->process) return kExitFailure;  // never started (not found)
   WaitForSingleObject(platform_->process, INFINITE);
+  // While its handle is open, its id cannot name another process.
+  if (platform_->reaper) platform_->reaper->Reaped(pid_, !use_console_);
   DWORD code = 0;
   GetExitCodeProcess(platform_->process, &code);
   PROCESS_MEMORY_COUNTERS memory;
