@@ -13,6 +13,7 @@ to date. The same build with --job-reaper=off shows what Ninja does: the childre
 
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -94,14 +95,47 @@ class WinJobReaperTest(unittest.TestCase):
         self.assertTrue(self.exists("quick1") and self.exists("quick2"))
         self.assertEqual(self.ran(), SLOW)
 
-        # The rerun (children sleep 0 s now) runs each interrupted edge once, and what waited.
+        self.assertRerunRedoesTheInterruptedWork()
+        self.assertEqual(os.listdir(self.marks), [])  # no child of the first run lived to mark
+
+    def test_a_ninja_started_at_once_after_the_kill(self):
+        # The killed ninja's lock is free at once; the reaper's handover is not, until the
+        # partial outputs are gone: the rerun must neither take them for built nor lose its
+        # own outputs to the reaper. (The reaper is quicker than wine starts a program, so
+        # this does not show the waiting: the next test does.)
+        running = self.kill_mid_build()
+        self.assertRerunRedoesTheInterruptedWork()
+        self.assertTrue(wait_until(lambda: not self.alive(running), 30),
+                        "processes of the build survived: %s" % self.alive(running))
+
+    def test_the_next_ninja_waits_for_the_lock_handover(self):
+        # jobtree holds the handover of this folder's lock as a reaper would: a no-op (which
+        # starts no reaper of its own, whose start would wait for the handover too) waits
+        # before it reads the logs, until jobtree lets go.
+        self.assertEqual(self.wine.run(self.ours, ["quick1"], self.dir).returncode, 0)
+        holder = self.wine.start(self.jobtree, ["hold", "."], self.dir)
+        self.addCleanup(holder.stop)
+        self.assertTrue(wait_until(lambda: self.exists("held"), 60), "jobtree hold did not start")
+        noop = self.wine.start(self.ours, ["quick1"], self.dir, stdout=subprocess.PIPE)
+        self.addCleanup(noop.stop)
+        time.sleep(3)
+        self.assertIsNone(noop.proc.poll(), "the no-op did not wait for the handover")
+        write_tree(self.dir, {"release": ""})
+        out, _ = noop.proc.communicate(timeout=60)
+        self.assertEqual((noop.proc.returncode, out.replace(b"\r\n", b"\n")), (0, b"ninja: no work to do.\n"))
+        self.assertEqual(holder.proc.wait(timeout=60), 0)
+
+    def assertRerunRedoesTheInterruptedWork(self):
+        """The rerun (children sleep 0 s now) runs each interrupted edge once, and what waited
+        for them; its outputs are whole; ninja.exe 1.13.2 then finds the tree up to date."""
         r = self.wine.run(self.ours, ["-j3"], self.dir, env={"JOBTREE_SECONDS": "0"}, timeout=120, roots=(self.dir,))
         self.assertEqual(r.returncode, 0, r)
         self.assertEqual(self.ran(), sorted(SLOW * 2))
         self.assertEqual(sorted(line.split("] ")[1] for line in r.stdout.splitlines()),
                          sorted(["jobtree run " + s for s in SLOW] + ["touch after"]))
-        self.assertEqual(os.listdir(self.marks), [])  # no child of the first run lived to mark
-
+        for s in SLOW:
+            with open(os.path.join(self.dir, s)) as f:
+                self.assertEqual(f.read(), "partial\ndone\n", s)
         ref = self.wine.run(wine.reference_ninja_win(), ["-d", "explain"], self.dir, timeout=120, roots=(self.dir,))
         self.assertEqual((ref.returncode, ref.stdout.replace("\r\n", "\n"), ref.stderr),
                          (0, "ninja: no work to do.\n", ""), ref)

@@ -9,6 +9,9 @@
    jobtree child      sleeps $JOBTREE_SECONDS, then creates a file in $JOBTREE_MARKS (if set):
                       a mark that it survived.
    jobtree kill FILE  TerminateProcess of the process whose id FILE holds (exit code 1).
+   jobtree hold DIR   holds the handover of DIR's build lock as a job reaper does (the mutex
+                      src/log/build_lock_win.cc names by the folder's volume and file index),
+                      creates DIR\held, and lets go once DIR\release exists (60 s at most).
 
    Build: x86_64-w64-mingw32-gcc -O2 -Wall -Wextra -o jobtree.exe jobtree.c (wine.py does). */
 #include <windows.h>
@@ -86,10 +89,31 @@ static int kill_process(const char *file) {
   return 0;
 }
 
+static int hold(const char *dir) {
+  HANDLE folder = CreateFileA(dir, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                              FILE_FLAG_BACKUP_SEMANTICS, NULL);
+  BY_HANDLE_FILE_INFORMATION info;
+  if (folder == INVALID_HANDLE_VALUE || !GetFileInformationByHandle(folder, &info)) return 2;
+  CloseHandle(folder);
+  char name[128], path[MAX_PATH];
+  snprintf(name, sizeof name, "Local\\ronin-build-dir-%08lx-%08lx%08lx-handover",
+           (unsigned long)info.dwVolumeSerialNumber, (unsigned long)info.nFileIndexHigh,
+           (unsigned long)info.nFileIndexLow);
+  HANDLE handover = CreateMutexA(NULL, TRUE, name);
+  if (!handover || GetLastError() == ERROR_ALREADY_EXISTS) return 3;
+  snprintf(path, sizeof path, "%s\\held", dir);
+  write_text(path, "", 0);
+  snprintf(path, sizeof path, "%s\\release", dir);
+  for (int i = 0; i < 1200 && GetFileAttributesA(path) == INVALID_FILE_ATTRIBUTES; i++) Sleep(50);
+  ReleaseMutex(handover);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "run") == 0) return run(argv[2]);
   if (argc == 2 && strcmp(argv[1], "child") == 0) return child();
   if (argc == 3 && strcmp(argv[1], "kill") == 0) return kill_process(argv[2]);
-  fprintf(stderr, "usage: jobtree run OUT | jobtree child | jobtree kill PIDFILE\n");
+  if (argc == 3 && strcmp(argv[1], "hold") == 0) return hold(argv[2]);
+  fprintf(stderr, "usage: jobtree run OUT | jobtree child | jobtree kill PIDFILE | jobtree hold DIR\n");
   return 2;
 }
