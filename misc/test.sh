@@ -106,7 +106,7 @@ echo "   $deb: its usr/bin/ninja builds examples/hello"
 # wine) ran in the Release stage and are not repeated.
 (
   export FAULT_KILL_ROUNDS="${FAULT_KILL_ROUNDS:-15}" RONIN_RANDOM_SEEDS="${RONIN_RANDOM_SEEDS:-1:20}"
-  ctest_exclude='^(blackbox\.(test_projects|test_install|test_browser|test_win_.*)|windows\..*)$'
+  ctest_exclude='^(blackbox\.(test_projects|test_audit_projects|test_install|test_browser|test_win_.*)|windows\..*)$'
   run_suite build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRONIN_SANITIZE=ON
 )
 

@@ -11,6 +11,11 @@ Deterministic (seeded) and stdlib-only. Kinds of tree:
                         pre-built: for the process-spawning benchmark
   --chain N             an N-deep chain of stamp edges, pre-built
   --fanin N             one edge with N inputs, pre-built
+  --tiny-c N            N tiny C files compiled with cc (deps = gcc) into an
+                        archive, NOT pre-built: for --audit's overhead
+  --fmt                 fmt 9.1.0's sources (Debian's source package, as
+                        tests/blackbox/fmt_source.py fetches it) configured by
+                        CMake for Ninja, NOT pre-built: a real C++ build
 
 GN-shaped trees (source root = OUTDIR, build dir = OUTDIR/out/Default, paths
 `../../dir/file.cc` like Chromium) contain a top-level build.ninja (rules,
@@ -910,6 +915,51 @@ def gen_fanin(root, n):
             "generator_version": GENERATOR_VERSION, "params": {"fanin": n}}
 
 
+def gen_tiny_c(root, n):
+    """n tiny C files, each including the same three small headers,
+    compiled with `cc -c` (depfiles, deps = gcc) and archived: commands
+    that do little besides starting, opening files and writing one."""
+    bdir_rel = "out"
+    os.makedirs(os.path.join(root, bdir_rel))
+    headers = {"include/tiny.h": "#include \"tiny_types.h\"\nint tiny(int);\n",
+               "include/tiny_types.h": "typedef int tiny_int;\n",
+               "include/tiny_config.h": "#define TINY_SCALE 3\n"}
+    for path, text in headers.items():
+        os.makedirs(os.path.join(root, os.path.dirname(path)), exist_ok=True)
+        with open(os.path.join(root, path), "w") as f:
+            f.write(text)
+    lines = ["rule cc", "  command = cc -O0 -I../include -MD -MF $out.d -c $in -o $out",
+             "  depfile = $out.d", "  deps = gcc", "  description = CC $out",
+             "rule ar", "  command = rm -f $out && ar crs $out $in", "  description = AR $out", ""]
+    objects = []
+    os.makedirs(os.path.join(root, "src"))
+    for i in range(n):
+        with open(os.path.join(root, "src", "t%d.c" % i), "w") as f:
+            f.write("#include \"tiny.h\"\n#include \"tiny_config.h\"\n"
+                    "tiny_int t%d(tiny_int x) { return x * TINY_SCALE + %d; }\n" % (i, i))
+        objects.append("obj/t%d.o" % i)
+        lines.append("build obj/t%d.o: cc ../src/t%d.c" % (i, i))
+    lines.append("build libtiny.a: ar " + " ".join(objects))
+    lines.append("default libtiny.a\n")
+    with open(os.path.join(root, bdir_rel, "build.ninja"), "w") as f:
+        f.write("\n".join(lines))
+    return {"kind": "tiny-c", "build_dir": bdir_rel, "edges": n + 1, "commands": n + 1,
+            "generator_version": GENERATOR_VERSION, "params": {"tiny_c": n}}
+
+
+def gen_fmt(root):
+    """fmt's sources, configured by CMake (Release) for Ninja in build/."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                    "tests", "blackbox"))
+    import fmt_source
+    src = fmt_source.copy_fmt_source(os.path.join(root, "fmt"))
+    ninja = shutil.which("ninja")
+    subprocess.check_call(["cmake", "-S", src, "-B", os.path.join(root, "build"), "-G", "Ninja",
+                           "-DCMAKE_BUILD_TYPE=Release"] + (["-DCMAKE_MAKE_PROGRAM=" + ninja] if ninja else []),
+                          stdout=sys.stderr)
+    return {"kind": "fmt", "build_dir": "build", "generator_version": GENERATOR_VERSION, "params": {"fmt": 1}}
+
+
 # --------------------------------------------------------------------------
 
 def check_noop(root, meta, ninja):
@@ -945,6 +995,8 @@ def main(argv=None):
     mode.add_argument("--makespan", type=int, metavar="N",
                       help="N objects whose commands sleep heavy-tailed times (not pre-built)")
     mode.add_argument("--fanin", type=int, metavar="N", help="one edge with N inputs")
+    mode.add_argument("--tiny-c", type=int, metavar="N", help="N tiny C compiles and an archive (not pre-built)")
+    mode.add_argument("--fmt", action="store_true", help="fmt's sources configured by CMake (not pre-built)")
     ap.add_argument("--edges", type=int, default=52000, help="build statements (default %(default)s)")
     ap.add_argument("--files", type=int, default=103000,
                     help="approximate files on disk; the header count makes up the difference (default %(default)s)")
@@ -974,6 +1026,10 @@ def main(argv=None):
         meta = gen_makespan(root, args.makespan, args.seed)
     elif args.fanin is not None:
         meta = gen_fanin(root, args.fanin)
+    elif args.tiny_c is not None:
+        meta = gen_tiny_c(root, args.tiny_c)
+    elif args.fmt:
+        meta = gen_fmt(root)
     else:
         if args.subninjas < 1 or args.edges < 4 * args.subninjas:
             ap.error("need --edges >= 4 * --subninjas")
@@ -986,7 +1042,7 @@ def main(argv=None):
     print("%s: %s" % (root, summary))
     print("build dir: %s" % os.path.join(root, meta["build_dir"]))
     if args.check:
-        if meta["kind"] in ("spawn", "makespan"):
+        if meta["kind"] in ("spawn", "makespan", "tiny-c", "fmt"):
             print("--check: %s trees are not pre-built; skipped" % meta["kind"])
         elif not check_noop(root, meta, args.check):
             return 1

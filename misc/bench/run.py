@@ -49,6 +49,8 @@ TREES = {
         "makespan": ["--makespan", "48"],
         "switch": ["--deps", "--edges", "20000", "--files", "41200", "--subninjas", "200"],
         "cache": ["--deps", "--edges", "5000", "--files", "10300", "--subninjas", "50"],
+        "tinyc": ["--tiny-c", "400"],
+        "fmt": ["--fmt"],
     },
     "quick": {
         "plain": ["--plain", "--edges", "5000", "--files", "10300", "--subninjas", "50"],
@@ -60,6 +62,8 @@ TREES = {
         "makespan": ["--makespan", "16"],
         "switch": ["--deps", "--edges", "1500", "--files", "3100", "--subninjas", "20"],
         "cache": ["--deps", "--edges", "1500", "--files", "3100", "--subninjas", "20"],
+        "tinyc": ["--tiny-c", "60"],
+        "fmt": ["--fmt"],
     },
 }
 
@@ -95,6 +99,26 @@ class Scenario:
         if rc != 0:
             return "exit %s" % rc, None
         return None, None
+
+    # Which binary runs in each slot, with which environment: ours and the
+    # reference, both with `env` (RONIN_FLAGS, which the reference ignores).
+    def binary(self, bins, slot):
+        return bins[slot]
+
+    def env_for(self, slot):
+        return self.env
+
+
+class VersusSelf:
+    """Mixed into a scenario: both slots run OUR binary, `env` (ronin's
+    options) only in the first, so the "ref" columns are ours without them:
+    an option's cost, side by side in one run."""
+
+    def binary(self, bins, slot):
+        return bins["ours"]
+
+    def env_for(self, slot):
+        return self.env if slot == "ours" else {}
 
 
 class Noop(Scenario):
@@ -152,6 +176,36 @@ def remove_logs(bdir):
             os.unlink(os.path.join(bdir, f))
         except FileNotFoundError:
             pass
+
+
+class AuditBuild(VersusSelf, Scenario):
+    """A build from clean of `args`' targets, ours with --audit against
+    ours without (VersusSelf). Before each run, untimed, the targets'
+    outputs (what `-t clean TARGETS` removes) and the logs go."""
+
+    def setup(self, tree):
+        targets = [a for a in self.args if not a.startswith("-")]
+        subprocess.run([self.cleaner, "-t", "clean"] + targets, cwd=tree["bdir"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        remove_logs(tree["bdir"])
+        for name in (".ronin_state", ".ronin_graph"):
+            try:
+                os.unlink(os.path.join(tree["bdir"], name))
+            except FileNotFoundError:
+                pass
+
+    def check(self, rc, out, tree):
+        if rc != 0:
+            return "exit %s" % rc, None
+        ran = len(re.findall(r"^\[\d+/\d+\]", out, re.M))
+        audited = re.search(r"^ninja: audit: (\d+) commands? audited, (.*)$", out, re.M)
+        if audited and audited.group(2) != "no findings":
+            return "findings: " + audited.group(2), None
+        return None, "%d commands%s" % (ran, ", audited" if audited else "")
+
+
+class NoopVersusSelf(VersusSelf, Noop):
+    pass
 
 
 class Spawn(Scenario):
@@ -436,7 +490,20 @@ def scenarios():
         Makespan("makespan", "makespan", ["-j%d" % Makespan.JOBS],
                  "sleeping commands of heavy-tailed durations from clean, -j4, log of the last build present",
                  per_binary_tree=True),
+        AuditBuild("audit-fmt", "fmt", ["-j2", "fmt"] + FMT_TEST_OBJECTS,
+                   "fmt's library and 6 test sources from clean, -j2; ours --audit vs ours (ref column)",
+                   env={"RONIN_FLAGS": "--audit"}),
+        AuditBuild("audit-tiny", "tinyc", ["-j2", "libtiny.a"],
+                   "N tiny C compiles and an archive from clean, -j2; ours --audit vs ours (ref column)",
+                   env={"RONIN_FLAGS": "--audit"}),
+        NoopVersusSelf("audit-noop", "plain", [], "no-op build; ours --audit vs ours (ref column)",
+                       env={"RONIN_FLAGS": "--audit"}),
     ]
+
+
+# fmt's test sources compiled by audit-fmt (objects only: no GoogleTest build).
+FMT_TEST_OBJECTS = ["test/CMakeFiles/%s-test.dir/%s-test.cc.o" % (name, name)
+                    for name in ("args", "assert", "color", "os", "ostream", "scan")]
 
 
 # --------------------------------------------------------------------------
@@ -559,8 +626,8 @@ def bench_scenario(sc, trees, bins, runs, workdir, keep_going=True):
             sc.setup(tree)
             op = os.devnull if (sc.stdout_null and rnd > 0) else out_path[b]
             try:
-                rc, wall, cpu, rss = run_measured([bins[b]] + sc.args, tree["bdir"], op, sc.stack,
-                                                  extra_env=sc.env)
+                rc, wall, cpu, rss = run_measured([sc.binary(bins, b)] + sc.args, tree["bdir"], op, sc.stack,
+                                                  extra_env=sc.env_for(b))
             finally:
                 sc.teardown(tree)
             problem, work = sc.check(rc, read_out(op), tree)
@@ -824,6 +891,8 @@ def main(argv=None):
         log("scenario %s (%s)" % (sc.name, sc.what))
         if isinstance(sc, CacheBuild):
             sc.prepare(args.workdir, bins["ref"])
+        if isinstance(sc, AuditBuild):
+            sc.cleaner = bins["ref"]
         res = bench_scenario(sc, trees, bins, args.runs, args.workdir)
         entry = {"scenario": sc.name, "what": sc.what, "args": sc.args, "tree": sc.tree}
         for b in bins:
@@ -848,6 +917,10 @@ def main(argv=None):
             if base:
                 entry["notes"] = "ours / ours without --cache: %.2f" % (
                     med(res["ours"]["wall"]) / base["ours"]["median_wall"])
+        if isinstance(sc, VersusSelf):
+            entry["notes"] = "ref columns: ours without %s; ours with / without: wall %.3f, CPU %.3f" % (
+                sc.env.get("RONIN_FLAGS"), med(res["ours"]["wall"]) / med(res["ref"]["wall"]),
+                med(res["ours"]["cpu"]) / med(res["ref"]["cpu"]))
         if has_floor(sc):
             floor = bench_floor(sc, trees[(sc.tree, None)], floor_exe, bins["ref"], args.runs, args.workdir)
             entry["floor"] = floor
@@ -949,9 +1022,9 @@ def callgrind_mode(args, sel, trees, bins, size):
             tree = trees[(sc.tree, b)] if sc.per_binary_tree else trees[(sc.tree, None)]
             sc.setup(tree)
             try:
-                rc, ir, wall = callgrind_ir(bins[b], sc.args, tree["bdir"],
+                rc, ir, wall = callgrind_ir(sc.binary(bins, b), sc.args, tree["bdir"],
                                             os.path.join(cgdir, "%s.%s.out" % (sc.name, b)),
-                                            sc.stack or BIG_STACK, sc.env)
+                                            sc.stack or BIG_STACK, sc.env_for(b))
             finally:
                 sc.teardown(tree)
                 sc.finish(tree)

@@ -41,6 +41,16 @@ struct RoninOptions {
   // --clean-edge-outputs: `-t clean TARGET` also removes the other outputs
   // of each edge it cleans, implicit ones included (tools/tool_clean.cc).
   bool clean_edge_outputs = false;
+  // --audit[=strict]: each command runs under the file-access monitor and
+  // what it read and wrote is compared with the graph (src/audit/); with
+  // strict, findings fail the build.
+  enum class Audit { kOff, kReport, kStrict };
+  Audit audit = Audit::kOff;
+  // --audit-root=DIR: more directories of the project (project_dirs.h).
+  std::vector<std::string> audit_roots;
+  // --shuffle[=SEED]: ready edges start in an order drawn from the seed
+  // (Plan::Shuffle); -1: off.
+  int64_t shuffle_seed = -1;
 };
 
 struct BuildConfig {

@@ -502,6 +502,17 @@ void AppendJsonString(std::string_view text, std::string* out) {
   out->append(text.data() + plain, text.size() - plain);
 }
 
+bool ParseCount(std::string_view text, int64_t* value) {
+  if (text.empty() || text.size() > 18) return false;
+  int64_t result = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    result = result * 10 + (c - '0');
+  }
+  *value = result;
+  return true;
+}
+
 int64_t ParseDecimal(const char* text) {
   // 19 digits fit a uint64_t (nanosecond mtimes have 19).
   uint64_t value = 0;

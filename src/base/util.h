@@ -150,6 +150,10 @@ void PutEnvironmentEntry(const std::string& entry);
 // helper threads free is reused by the main thread; nothing elsewhere.
 void UseOneMallocArena();
 
+// A non-negative decimal of 1 to 18 digits and nothing else (no sign, no
+// space): the counts and times of ronin's own text records.
+bool ParseCount(std::string_view text, int64_t* value);
+
 // strtoll(text, nullptr, 10) and strtoull(text, nullptr, 16) on a
 // NUL-terminated text, computed in place when it is nothing but digits
 // (every number of a .ninja_log: 200k of them per load); anything else

@@ -3,6 +3,7 @@
 
 #include <limits.h>
 
+#include "audit/audit_recorder.h"
 #include "base/util.h"
 #include "cache/build_cache.h"
 #include "exec/dry_run_command_runner.h"
@@ -15,6 +16,7 @@
 #include "sched/memory_admission.h"
 #include "sched/remote_jobs.h"
 #include "sched/resource_history.h"
+#include "sched/shuffled_order.h"
 #include "sched/skip_settlement.h"
 
 namespace ronin {
@@ -41,7 +43,7 @@ void BuildSetup::SetUpRunner(const BuildConfig& config, const BuildFeatures& fea
     if (config.dry_run)
       runner.reset(new DryRunCommandRunner);
     else
-      runner.reset(new RealCommandRunner(config.ronin.job_reaper));
+      runner.reset(new RealCommandRunner(config.ronin.job_reaper, features.audit != nullptr));
   }
   // Lookups may hold a slot and start later unless a start must be seen
   // at once (a jobserver token or memory is taken when a command starts).
@@ -51,23 +53,27 @@ void BuildSetup::SetUpRunner(const BuildConfig& config, const BuildFeatures& fea
 }
 
 void BuildSetup::SetUpStages(const BuildConfig& config, const BuildFeatures& features) {
-  if (config.ronin.remote_jobs > 0) {
-    owned_stages_.emplace_back(
-        new RemoteJobs(RemoteLaunchers(config.ronin.remote_launchers), config.ronin.remote_jobs));
+  // First, so that it orders all that is ready (under -n too: the order printed).
+  if (config.ronin.shuffle_seed >= 0) {
+    owned_stages_.emplace_back(new ShuffledOrder(static_cast<uint32_t>(config.ronin.shuffle_seed)));
     seams_.stages.push_back(owned_stages_.back().get());
+  }
+  if (config.ronin.remote_jobs > 0) {
+    AddOwnedStage(new RemoteJobs(RemoteLaunchers(config.ronin.remote_launchers), config.ronin.remote_jobs));
   }
   if (features.memory) seams_.stages.push_back(features.memory);
-  if (features.jobserver) {
-    owned_stages_.emplace_back(new JobserverSlots(features.jobserver));
-    seams_.stages.push_back(owned_stages_.back().get());
-  }
+  if (features.jobserver) AddOwnedStage(new JobserverSlots(features.jobserver));
   // -n starts every ready edge at once: nothing runs, so nothing limits it.
   if (!config.dry_run) {
     // With a jobserver its tokens are the limit (-l still applies).
     int limit = features.jobserver ? INT_MAX : config.parallelism;
-    owned_stages_.emplace_back(new LocalSlots(limit, config.max_load_average, *runner_, GetLoadAverage));
-    seams_.stages.push_back(owned_stages_.back().get());
+    AddOwnedStage(new LocalSlots(limit, config.max_load_average, *runner_, GetLoadAverage));
   }
+}
+
+void BuildSetup::AddOwnedStage(WorkStage* stage) {
+  owned_stages_.emplace_back(stage);
+  seams_.stages.push_back(stage);
 }
 
 void BuildSetup::SetUpOutputChecks(const BuildConfig& config, const BuildFeatures& features, const State& state,
@@ -101,6 +107,8 @@ void BuildSetup::SetUpRecorders(const BuildConfig& config, const BuildFeatures& 
   recorders_.Add(deps_log_recorder_.get());
   if (features.content) recorders_.Add(features.content);
   if (features.outcomes) recorders_.Add(features.outcomes);
+  // What the command did to files, compared once it is kept; never stops the build.
+  if (features.audit) recorders_.Add(features.audit);
   // Last: what the plan skipped after a command, once the command is recorded.
   if (features.settlement) recorders_.Add(features.settlement);
 }

@@ -1,9 +1,10 @@
 // Where a build is set up: the one place that turns the options into the
 // builder's seams (sched/builder.h). It picks the runner (the real one,
-// -n's, or one a test gives) and puts the build cache around it, links
-// the stages that decide what may start next (remote slots, memory
-// admission, the jobserver, -j and -l), picks the output checks (-n looks
-// at no file; --content-hash cuts off early) and lists the recorders.
+// watching commands under --audit, -n's, or one a test gives) and puts
+// the build cache around it, links the stages that decide what may start
+// next (--shuffle's order, remote slots, memory admission, the jobserver,
+// -j and -l), picks the output checks (-n looks at no file;
+// --content-hash cuts off early) and lists the recorders.
 // The builder then runs with whatever it is given, asking no option.
 #ifndef RONIN_DRIVER_BUILD_SETUP_H_
 #define RONIN_DRIVER_BUILD_SETUP_H_
@@ -20,6 +21,7 @@
 
 namespace ronin {
 
+class AuditRecorder;
 class BuildCache;
 class ContentHashStore;
 class DependencyScan;
@@ -37,6 +39,7 @@ struct BuildFeatures {
   MemoryAdmission* memory = nullptr;        // --keep-free-memory
   ResourceHistory* resources = nullptr;     // --keep-free-memory
   EdgeOutcomeRecorder* outcomes = nullptr;  // for -t trace, with .ronin_state
+  AuditRecorder* audit = nullptr;           // --audit (never under -n)
   SkipSettlement* settlement = nullptr;     // --content-hash, unless -n
 };
 
@@ -56,6 +59,8 @@ class BuildSetup {
  private:
   void SetUpRunner(const BuildConfig& config, const BuildFeatures& features, std::unique_ptr<CommandRunner> runner);
   void SetUpStages(const BuildConfig& config, const BuildFeatures& features);
+  // Chains a stage this setup made, and keeps it for the build's length.
+  void AddOwnedStage(WorkStage* stage);
   void SetUpOutputChecks(const BuildConfig& config, const BuildFeatures& features, const State& state,
                          DiskInterface* disk);
   void SetUpRecorders(const BuildConfig& config, const BuildFeatures& features, DepsLog* deps_log,

@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include <chrono>
+
+#include "audit/audit_recorder.h"
 #include "base/metrics.h"
 #include "base/util.h"
 #include "cache/build_cache.h"
@@ -148,6 +151,7 @@ bool NinjaMain::RebuildManifest(const char* input_file, bool just_rebuilt, std::
     return false;
   }
   CanonicalizePath(&path);
+  manifest_path_ = path;
   Node* node = state_.LookupNode(path);
   if (!node) return false;
 
@@ -267,19 +271,24 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
 
   // --jobserver-pool: only now that commands will run (no FIFO for nothing).
   if (!jobserver) jobserver = StartJobserverPool(config_);
+  std::unique_ptr<AuditRecorder> audit = StartAudit();  // likewise
   features.jobserver = jobserver.get();
   features.cache = cache.get();
+  features.audit = audit.get();
   BuildSetup setup(config_, state_, &build_log_, &deps_log_, &disk_, features);
   if (cache) status->SetCacheCounts(&cache->counts());
   deps_log_.KeepRecordedDeps(false);  // this process reads no record it writes from here on
+  if (config_.ronin.shuffle_seed >= 0) ReportShuffle(kExitSuccess);
   ExitStatus exit_status = builder.Build(setup.seams(), &err);
   status->SetCacheCounts(nullptr);  // the cache goes with this function
   if (cache && g_metrics) printf("%s", cache->StatsLine().c_str());
   FinishLogUpgrade();
   if (exit_status != kExitSuccess) {
     Info("build stopped: %s.", err.c_str());
-    if (err.find("interrupted by user") != std::string::npos) return kExitInterrupted;
+    if (config_.ronin.shuffle_seed >= 0) ReportShuffle(exit_status);
+    if (err.find("interrupted by user") != std::string::npos) exit_status = kExitInterrupted;
   }
+  if (audit) exit_status = FinishAudit(*audit, exit_status);
   return exit_status;
 }
 
@@ -296,6 +305,35 @@ BuildFeatures NinjaMain::Features() const {
 bool NinjaMain::SettleSkips(std::string* err) {
   if (!skip_settlement_) return true;
   return skip_settlement_->Settle(static_cast<int>(MonotonicMillis() - start_time_millis_), err);
+}
+
+std::unique_ptr<AuditRecorder> NinjaMain::StartAudit() {
+  if (config_.ronin.audit == RoninOptions::Audit::kOff || config_.dry_run) return nullptr;
+  std::string build_dir = CanonicalAbsolutePath("/", WorkingDirectory());
+  ProjectDirs dirs(build_dir);
+  dirs.AddManifestSources(state_, manifest_path_);
+  for (const std::string& root : config_.ronin.audit_roots) dirs.AddRoot(root);
+  std::string log_dir = CanonicalAbsolutePath(build_dir, build_dir_);
+  int64_t build = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch()).count();
+  return std::unique_ptr<AuditRecorder>(
+      new AuditRecorder(&state_, std::move(dirs), log_dir, &disk_, &state_file_, build));
+}
+
+ExitStatus NinjaMain::FinishAudit(const AuditRecorder& audit, ExitStatus status) {
+  audit.PrintSummary();
+  size_t findings = audit.report().finding_count();
+  if (config_.ronin.audit != RoninOptions::Audit::kStrict || findings == 0 || status != kExitSuccess) return status;
+  Error("--audit=strict: the build has %zu finding%s", findings, findings == 1 ? "" : "s");
+  return kExitFailure;
+}
+
+void NinjaMain::ReportShuffle(ExitStatus status) const {
+  uint32_t seed = static_cast<uint32_t>(config_.ronin.shuffle_seed);
+  if (status == kExitSuccess)
+    Info("shuffle seed %u (--shuffle=%u repeats this order)", seed, seed);
+  else
+    Info("this build ran in shuffled order: --shuffle=%u repeats it", seed);
 }
 
 std::unique_ptr<BuildCache> NinjaMain::OpenBuildCache() {

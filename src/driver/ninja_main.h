@@ -24,6 +24,7 @@
 
 namespace ronin {
 
+class AuditRecorder;
 class BuildCache;
 struct Tool;
 
@@ -87,6 +88,7 @@ class NinjaMain : public BuildLogUser {
   std::unique_ptr<MemoryAdmission> memory_admission_;
   Explanations explanations_;
   std::string build_dir_;
+  std::string manifest_path_ = "build.ninja";  // canonical, as RebuildManifest was given it
   int64_t start_time_millis_;
   // Another ninja had the build directory: what was stat'ed before is stale.
   bool waited_for_lock_ = false;
@@ -96,6 +98,13 @@ class NinjaMain : public BuildLogUser {
   // --content-hash: leaves the edges the scan of the targets skipped by
   // content as a run would have, for Ninja (sched/skip_settlement.h).
   bool SettleSkips(std::string* err);
+  // --audit: the recorder for this build (null: off, or a dry run).
+  std::unique_ptr<AuditRecorder> StartAudit();
+  // After the build: the findings and summary; under --audit=strict a
+  // build with findings fails.
+  ExitStatus FinishAudit(const AuditRecorder& audit, ExitStatus status);
+  // The seed in use, so that a build can be repeated in the same order.
+  void ReportShuffle(ExitStatus status) const;
   std::string LogPath(const char* name) const {
     return build_dir_.empty() ? std::string(name) : build_dir_ + "/" + name;
   }

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <random>
 
+#include "audit/access_monitor.h"
 #include "base/util.h"
 #include "sched/remote_launchers.h"
 #include "status/status.h"
@@ -142,6 +144,38 @@ bool ApplyCleanEdgeOutputs(const char*, BuildConfig* config, std::string*) {
   return true;
 }
 
+bool ApplyAudit(const char* value, BuildConfig* config, std::string* err) {
+  if (value && std::string(value) != "strict") {
+    *err = "expected strict, or no value";
+    return false;
+  }
+  if (!AccessMonitorAvailable(err)) return false;
+  config->ronin.audit = value ? RoninOptions::Audit::kStrict : RoninOptions::Audit::kReport;
+  return true;
+}
+
+bool ApplyAuditRoot(const char* value, BuildConfig* config, std::string* err) {
+  if (!*value) {
+    *err = "expected a directory";
+    return false;
+  }
+  config->ronin.audit_roots.push_back(value);
+  return true;
+}
+
+// Without a value, a seed of its own (printed with the build).
+bool ApplyShuffle(const char* value, BuildConfig* config, std::string* err) {
+  int64_t seed = 0;
+  if (!value) {
+    seed = std::random_device()() & 0xffffffffu;
+  } else if (!ParseCount(value, &seed) || seed > 0xffffffffll) {
+    *err = std::string("invalid seed '") + value + "' (a number from 0 to 4294967295)";
+    return false;
+  }
+  config->ronin.shuffle_seed = seed;
+  return true;
+}
+
 }  // namespace
 
 const std::vector<RoninOptionSpec>& RoninOptionTable() {
@@ -167,6 +201,10 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
        ApplyJobReaper},
       {"clean-edge-outputs", nullptr, false, "-t clean TARGET: also every other output of its edge",
        ApplyCleanEdgeOutputs},
+      {"audit", "strict", true, "check what commands read and write against the graph (strict: fail)",
+       ApplyAudit},
+      {"audit-root", "DIR", false, "--audit: DIR is part of the project too", ApplyAuditRoot},
+      {"shuffle", "SEED", true, "start ready edges in a random order (seeded, reproducible)", ApplyShuffle},
   };
   return table;
 }

@@ -10,11 +10,13 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "base/exit_status.h"
+#include "log/file_accesses.h"
 
 namespace ronin {
 
@@ -36,6 +38,8 @@ class CommandRunner {
     // writing the depfile (`depfile_on_disk` false).
     std::optional<std::vector<std::string>> discovered;
     bool depfile_on_disk = true;
+    // What it did to files, when it ran under --audit's monitor.
+    std::shared_ptr<const FileAccesses> accesses;
     bool success() const { return status == kExitSuccess; }
   };
   virtual ~CommandRunner() = default;

@@ -35,6 +35,10 @@ bool RealCommandRunner::StartCommand(Edge* edge) {
   if (subprocs_.reaps_jobs()) files = JobFilesOf(*edge);
   while (!(subprocess = subprocs_.Add(command, edge->use_console(), &files))) {
     int error = errno;
+    if (!subprocs_.monitor_error().empty()) {
+      Error("--audit: cannot watch commands: %s", subprocs_.monitor_error().c_str());
+      return false;
+    }
     bool transient = IsTransientSpawnError(error);
     if (!transient || subprocs_.running_count() == 0) {
       // Retrying cannot help: the edge fails, as a command that failed,
@@ -83,6 +87,7 @@ bool RealCommandRunner::WaitForCommand(Result* result, int64_t deadline, int64_t
   result->status = subprocess->Finish();
   result->output = subprocess->output();
   result->peak_rss_bytes = subprocess->peak_rss_bytes();
+  result->accesses = subprocess->accesses();
   auto it = edges_.find(subprocess.get());
   result->edge = it->second;
   edges_.erase(it);

@@ -20,8 +20,10 @@ namespace ronin {
 
 class RealCommandRunner : public CommandRunner {
  public:
-  // With `reap_jobs`, commands die with ninja (job_reaper.h).
-  explicit RealCommandRunner(bool reap_jobs) : subprocs_(reap_jobs) {}
+  // With `reap_jobs`, commands die with ninja (job_reaper.h); with
+  // `watch_commands` (--audit), each runs under the file-access monitor
+  // and its result says what it did to files.
+  RealCommandRunner(bool reap_jobs, bool watch_commands) : subprocs_(reap_jobs, watch_commands) {}
   ~RealCommandRunner() override { subprocs_.Clear(); }
 
   bool HasRoom() const override;

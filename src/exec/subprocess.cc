@@ -1,9 +1,15 @@
 // subprocess.h's part common to both platforms: the set's bookkeeping.
 #include "exec/subprocess.h"
 
+#include <errno.h>
+
 namespace ronin {
 
 Subprocess* SubprocessSet::Add(const std::string& command, bool use_console, const JobFiles* files) {
+  if (watch_commands_ && !StartWatching()) {
+    errno = ENOSYS;
+    return nullptr;
+  }
   Subprocess* subprocess = new Subprocess(use_console);
   if (!subprocess->Start(this, command, files)) {
     delete subprocess;

@@ -20,6 +20,7 @@
 
 #include "base/exit_status.h"
 #include "exec/job_reaper.h"
+#include "log/file_accesses.h"
 
 namespace ronin {
 
@@ -39,6 +40,8 @@ class Subprocess {
   // The largest resident size in the command's process tree (bytes), once
   // it has been waited for; -1 before.
   int64_t peak_rss_bytes() const { return peak_rss_kib_ < 0 ? -1 : peak_rss_kib_ * 1024; }
+  // What it did to files, once waited for, when it ran watched (--audit).
+  std::shared_ptr<const FileAccesses> accesses() const { return accesses_; }
 
  private:
   friend class SubprocessSet;
@@ -53,25 +56,29 @@ class Subprocess {
   bool use_console_;
   bool exited_ = false;
   int64_t peak_rss_kib_ = -1;
+  std::shared_ptr<const FileAccesses> accesses_;  // --audit's, once reaped
   std::unique_ptr<Platform> platform_;
 };
 
 class SubprocessSet {
  public:
-  // With `reap_jobs`, commands die with ninja (exec/job_reaper.h).
-  explicit SubprocessSet(bool reap_jobs = true);
+  // With `reap_jobs`, commands die with ninja (exec/job_reaper.h); with
+  // `watch_commands` (--audit), each runs under the file-access monitor
+  // (audit/access_monitor.h), started with the first.
+  explicit SubprocessSet(bool reap_jobs = true, bool watch_commands = false);
   ~SubprocessSet();
 
   // Starts a command (POSIX: via /bin/sh -c); null if it could not be
   // spawned (errno says why). If ninja dies, the reaper kills it and
-  // removes those of `files` it wrote.
+  // removes those of `files` it wrote. When the access monitor cannot
+  // start, null with errno ENOSYS and monitor_error() saying why.
   Subprocess* Add(const std::string& command, bool use_console = false, const JobFiles* files = nullptr);
   // Whether Add's `files` are of use.
   bool reaps_jobs() const { return reap_jobs_; }
   // Waits for output, exits or a signal. True if interrupted. With a
   // `wake_fd`, also returns when it is readable (a jobserver token came
   // free), setting *wake_fd_ready; with a `timeout_millis` >= 0, also
-  // when that much time has passed (a view redraws, live_status.h).
+  // when that much time has passed (a view redraws, status/live_status.h).
   bool DoWork(int wake_fd = -1, bool* wake_fd_ready = nullptr, int64_t timeout_millis = -1);
   // After a start failed for lack of resources: waits until a running job
   // ends and reaps it (its result stays queued). False if interrupted.
@@ -84,13 +91,18 @@ class SubprocessSet {
   size_t running_count() const { return running_.size(); }
   size_t finished_count() const { return finished_.size(); }
   int interrupted() const { return interrupted_; }
+  const std::string& monitor_error() const { return monitor_error_; }
 
  private:
   friend class Subprocess;
   // The platform's waiting machinery (signal masks and handlers and the
-  // poll set; or the completion port).
+  // poll set; or the completion port), and --audit's monitor (POSIX).
   struct Platform;
 
+  // Starts the access monitor when commands are watched and it is not yet
+  // running (a build that runs none pays nothing for --audit); false,
+  // with monitor_error_ set, when it cannot start.
+  bool StartWatching();
   bool IsInterrupted() const { return interrupted_ != 0; }
   // Moves the jobs that are done from running_ to finished_.
   void CollectDone();
@@ -99,6 +111,8 @@ class SubprocessSet {
   std::deque<Subprocess*> finished_;
   int interrupted_ = 0;
   bool reap_jobs_;
+  bool watch_commands_;
+  std::string monitor_error_;
   std::unique_ptr<Platform> platform_;
 };
 

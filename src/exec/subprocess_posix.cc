@@ -1,5 +1,6 @@
-// subprocess.h on POSIX: posix_spawn (directly, or through /bin/sh -c),
-// pipes, ppoll, and the signals ninja forwards.
+// subprocess.h on POSIX: posix_spawn (directly, or through /bin/sh -c) or
+// the access monitor (--audit), pipes, ppoll, and the signals ninja
+// forwards.
 #include "exec/subprocess.h"
 
 #include <errno.h>
@@ -14,6 +15,8 @@
 
 #include <algorithm>
 
+#include "audit/access_monitor.h"
+#include "audit/watched_spawn.h"
 #include "base/util.h"
 #include "exec/direct_exec.h"
 #include "exec/job_reaper.h"
@@ -29,6 +32,75 @@ volatile sig_atomic_t g_child_exited = 0;
 
 void SetInterruptedFlag(int signum) { g_interrupted = signum; }
 void SetChildExitedFlag(int) { g_child_exited = 1; }
+
+// How a job starts: with posix_spawn, or under the access monitor
+// (--audit), which must run code in the child and so starts it itself.
+// Either way the child gets its own process group (unless it is a console
+// job), stdin from /dev/null and the pipe as stdout and stderr, the signal
+// mask ninja was started with and ninja's caught signals at their defaults.
+class Launch {
+ public:
+  // `monitor` null: posix_spawn; `output_fd` -1 for a console job.
+  Launch(AccessMonitor* monitor, const sigset_t& old_mask, int output_fd) : monitor_(monitor) {
+    sigemptyset(&defaults_);
+    for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&defaults_, signal);
+    bool console = output_fd < 0;
+    if (monitor_) {
+      watched_.envp = environ;
+      watched_.output_fd = output_fd;
+      watched_.own_process_group = !console;
+      watched_.mask = old_mask;
+      watched_.defaults = defaults_;
+      return;
+    }
+    ready_ = posix_spawn_file_actions_init(&actions_) == 0;
+    if (ready_ && posix_spawnattr_init(&attr_) != 0) {
+      posix_spawn_file_actions_destroy(&actions_);
+      ready_ = false;
+    }
+    if (!ready_) return;
+    short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+    posix_spawnattr_setsigmask(&attr_, &old_mask);
+    posix_spawnattr_setsigdefault(&attr_, &defaults_);
+    if (!console) {
+      // Its own process group, so a terminal's Ctrl-C reaches only ninja,
+      // which then decides what to forward.
+      flags |= POSIX_SPAWN_SETPGROUP;
+      posix_spawnattr_setpgroup(&attr_, 0);
+      posix_spawn_file_actions_addopen(&actions_, 0, "/dev/null", O_RDONLY, 0);
+      posix_spawn_file_actions_adddup2(&actions_, output_fd, 1);
+      posix_spawn_file_actions_adddup2(&actions_, output_fd, 2);
+    }
+#ifdef POSIX_SPAWN_USEVFORK
+    flags |= POSIX_SPAWN_USEVFORK;
+#endif
+    posix_spawnattr_setflags(&attr_, flags);
+  }
+  ~Launch() {
+    if (!ready_) return;
+    posix_spawn_file_actions_destroy(&actions_);
+    posix_spawnattr_destroy(&attr_);
+  }
+
+  // 0, or an errno value; *watch is set when it runs under the monitor.
+  int Spawn(const char* path, char** argv, pid_t* pid, CommandWatch** watch) {
+    if (monitor_) {
+      watched_.path = path;
+      watched_.argv = argv;
+      return monitor_->Spawn(watched_, pid, watch);
+    }
+    if (!ready_) return ENOMEM;
+    return posix_spawn(pid, path, &actions_, &attr_, argv, environ);
+  }
+
+ private:
+  AccessMonitor* monitor_;
+  sigset_t defaults_;
+  WatchedSpawn watched_;
+  posix_spawn_file_actions_t actions_;
+  posix_spawnattr_t attr_;
+  bool ready_ = false;
+};
 }  // namespace
 
 struct Subprocess::Platform {
@@ -45,6 +117,8 @@ struct Subprocess::Platform {
   bool started_directly = false;  // without /bin/sh (exec/direct_exec.h)
   int wait_status = 0;
   JobReaper* reaper = nullptr;  // told of the start and of the reaping
+  AccessMonitor* monitor = nullptr;  // --audit: the monitor it runs under
+  CommandWatch* watch = nullptr;     // until it is reaped
 };
 
 struct SubprocessSet::Platform {
@@ -52,6 +126,7 @@ struct SubprocessSet::Platform {
 
   std::vector<pollfd> poll_fds;     // DoWork's, reused
   std::vector<Subprocess*> polled;  // the job of each pipe in poll_fds
+  std::unique_ptr<AccessMonitor> monitor;  // --audit's; outlives the jobs (Clear)
   sigset_t old_mask;
   struct sigaction old_int_act, old_term_act, old_hup_act, old_chld_act;
 };
@@ -74,43 +149,8 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
     fcntl(platform_->fd, F_SETFL, fcntl(platform_->fd, F_GETFL) | O_NONBLOCK);
   }
 
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  if (posix_spawn_file_actions_init(&actions) != 0) {
-    errno = ENOMEM;
-    return false;
-  }
-  if (posix_spawnattr_init(&attr) != 0) {
-    posix_spawn_file_actions_destroy(&actions);
-    errno = ENOMEM;
-    return false;
-  }
-
-  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
-  // The child starts with the signal mask ninja itself was started with,
-  // and the signals ninja catches back at their defaults.
-  posix_spawnattr_setsigmask(&attr, &set->platform_->old_mask);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  sigaddset(&defaults, SIGHUP);
-  sigaddset(&defaults, SIGCHLD);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  if (!use_console_) {
-    // Its own process group, so a terminal's Ctrl-C reaches only ninja,
-    // which then decides what to forward.
-    flags |= POSIX_SPAWN_SETPGROUP;
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
-  }
-#ifdef POSIX_SPAWN_USEVFORK
-  flags |= POSIX_SPAWN_USEVFORK;
-#endif
-  posix_spawnattr_setflags(&attr, flags);
-
+  platform_->monitor = set->platform_->monitor.get();
+  Launch launch(platform_->monitor, set->platform_->old_mask, use_console_ ? -1 : pipe_fds[1]);
   int result = -1;
   std::vector<std::string> words;
   if (DirectExecEnabled() && SplitSimpleCommand(command, &words)) {
@@ -119,17 +159,15 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
       std::vector<char*> argv;
       for (std::string& word : words) argv.push_back(&word[0]);
       argv.push_back(nullptr);
-      result = posix_spawn(&pid_, program.c_str(), &actions, &attr, argv.data(), environ);
+      result = launch.Spawn(program.c_str(), argv.data(), &pid_, &platform_->watch);
       platform_->started_directly = result == 0;
     }
     // Not found, or any failure: the shell runs it and reports in its own words.
   }
   if (result != 0) {
     const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
-    result = posix_spawn(&pid_, "/bin/sh", &actions, &attr, const_cast<char**>(argv), environ);
+    result = launch.Spawn("/bin/sh", const_cast<char**>(argv), &pid_, &platform_->watch);
   }
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
   if (!use_console_) close(pipe_fds[1]);
   if (result != 0) {
     pid_ = -1;
@@ -176,6 +214,11 @@ pid_t Subprocess::Platform::Wait(Subprocess* job, int options, int* status) {
   if (result == job->pid_) {
     job->peak_rss_kib_ = usage.ru_maxrss;
     if (reaper) reaper->Reaped(job->pid_, !job->use_console_);
+    // Reaped: every call it made has been answered and noted.
+    if (watch) {
+      job->accesses_ = std::make_shared<FileAccesses>(monitor->Finish(watch));
+      watch = nullptr;
+    }
   }
   return result;
 }
@@ -219,7 +262,8 @@ ExitStatus Subprocess::Platform::ReportSignalAsShell(Subprocess* job, int status
   return 128 + signal;
 }
 
-SubprocessSet::SubprocessSet(bool reap_jobs) : reap_jobs_(reap_jobs), platform_(new Platform) {
+SubprocessSet::SubprocessSet(bool reap_jobs, bool watch_commands)
+    : reap_jobs_(reap_jobs), watch_commands_(watch_commands), platform_(new Platform) {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
@@ -247,6 +291,11 @@ SubprocessSet::~SubprocessSet() {
   sigaction(SIGHUP, &platform_->old_hup_act, nullptr);
   sigaction(SIGCHLD, &platform_->old_chld_act, nullptr);
   sigprocmask(SIG_SETMASK, &platform_->old_mask, nullptr);
+}
+
+bool SubprocessSet::StartWatching() {
+  if (!platform_->monitor) platform_->monitor = AccessMonitor::Start(&monitor_error_);
+  return platform_->monitor != nullptr;
 }
 
 void SubprocessSet::Platform::HandlePendingInterruption(SubprocessSet* set) {

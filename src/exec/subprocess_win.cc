@@ -30,6 +30,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "audit/access_monitor.h"
 #include "base/util.h"
 #include "base/win32.h"
 
@@ -211,11 +212,17 @@ ExitStatus Subprocess::Finish() {
   return code == CONTROL_C_EXIT ? kExitInterrupted : static_cast<ExitStatus>(code);
 }
 
-SubprocessSet::SubprocessSet(bool reap_jobs) : reap_jobs_(reap_jobs), platform_(new Platform) {
+SubprocessSet::SubprocessSet(bool reap_jobs, bool watch_commands)
+    : reap_jobs_(reap_jobs), watch_commands_(watch_commands), platform_(new Platform) {
   platform_->port = CreateIoCompletionPort(INVALID_HANDLE_VALUE, nullptr, 0, 1);
   if (!platform_->port) Fatal("CreateIoCompletionPort: %s", LastErrorText().c_str());
   g_interrupt_port = platform_->port;
   if (!SetConsoleCtrlHandler(NotifyInterrupted, TRUE)) Fatal("SetConsoleCtrlHandler: %s", LastErrorText().c_str());
+}
+
+bool SubprocessSet::StartWatching() {
+  // No access monitor here (--audit is refused before a build starts).
+  return AccessMonitorAvailable(&monitor_error_);
 }
 
 SubprocessSet::~SubprocessSet() {

@@ -141,7 +141,9 @@ struct Edge {
   int32_t order_only_deps = 0;
   int32_t implicit_outs = 0;
   // How many of the implicit inputs were discovered (deps log, depfile)
-  // rather than declared: the build cache keys only declared ones.
+  // rather than declared: the last ones before the order-only inputs
+  // (dyndep inputs, declared, go before them). The build cache keys only
+  // declared ones; --audit's dependency paths follow only declared ones.
   int32_t discovered_deps = 0;
   uint32_t id = 0;
   int32_t critical_path_weight = -1;

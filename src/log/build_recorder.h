@@ -3,18 +3,22 @@
 // (driver/build_setup.h), in the order they were wired: the peak memory
 // for --keep-free-memory (sched/resource_history.h), .ninja_log and
 // .ninja_deps (log_recorders.h), the inputs' content for --content-hash
-// (scan/content_hash_store.h) and what -t trace shows (edge_outcome.h).
+// (scan/content_hash_store.h), what -t trace shows (edge_outcome.h) and
+// --audit's comparison of what each command touched with its edge
+// (audit/audit_recorder.h).
 // Under -n only the build log's recorder is wired, and it writes nothing
 // (the log is not opened for writing).
 #ifndef RONIN_LOG_BUILD_RECORDER_H_
 #define RONIN_LOG_BUILD_RECORDER_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "base/exit_status.h"
 #include "base/util.h"
+#include "log/file_accesses.h"
 
 namespace ronin {
 
@@ -35,6 +39,8 @@ struct FinishedCommand {
   int64_t peak_rss_bytes = -1;  // of its process tree; -1: unknown
   int unchanged_outputs = -1;   // outputs the early cutoff found unchanged; -1: not looked at
   bool cached = false;          // restored from the build cache, not run
+  // What it did to files, when it ran under --audit's monitor; null otherwise.
+  std::shared_ptr<const FileAccesses> accesses;
   bool success() const { return status == kExitSuccess; }
 };
 

@@ -18,18 +18,6 @@ void AppendField(const char* name, int64_t value, std::string* out) {
   *out += std::to_string(value);
 }
 
-// A non-negative decimal of at most 18 digits.
-bool ParseCount(std::string_view text, int64_t* value) {
-  if (text.empty() || text.size() > 18) return false;
-  int64_t result = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return false;
-    result = result * 10 + (c - '0');
-  }
-  *value = result;
-  return true;
-}
-
 bool ParseInt(std::string_view text, int* value) {
   int64_t wide;
   if (!ParseCount(text, &wide) || wide > std::numeric_limits<int>::max()) return false;

@@ -72,11 +72,12 @@ std::string EncodeStateRecord(StateFile::Kind kind, std::string_view key, std::s
 }
 
 bool StateFileWanted(const BuildConfig& config) {
-  return config.ronin.content_hash || config.ronin.keep_free_memory > 0 || !config.ronin.cache.empty();
+  return config.ronin.content_hash || config.ronin.keep_free_memory > 0 || !config.ronin.cache.empty() ||
+         config.ronin.audit != RoninOptions::Audit::kOff;
 }
 
 bool StateFile::IsKnownKind(uint8_t kind) {
-  return kind >= static_cast<uint8_t>(Kind::kFileDigest) && kind <= static_cast<uint8_t>(Kind::kEdgeCached);
+  return kind >= static_cast<uint8_t>(Kind::kFileDigest) && kind <= static_cast<uint8_t>(Kind::kAuditedBuild);
 }
 
 void StateFile::LoadOnFirstUse(const std::string& path) {

@@ -37,6 +37,8 @@ class StateFile {
     kEdgeOutcome = 4,    // -t trace: first output -> what its last run showed (log/edge_outcome.h)
     kEdgeSkip = 5,       // -t trace: first output -> the build that last skipped it by content
     kEdgeCached = 6,     // obsolete (a restore is now EdgeOutcome's cached=1): no longer written or read
+    kAuditedEdge = 7,    // --audit: first output -> its last audited run's findings (audit_findings.h)
+    kAuditedBuild = 8,   // --audit: "" -> the last audited build (audit_findings.h)
   };
 
   StateFile() = default;

@@ -215,8 +215,10 @@ bool DyndepLoader::UpdateEdge(Edge* edge, const Dyndeps& dyndeps, std::string* e
     edge->outputs.push_back(output);
     ++edge->implicit_outs;
   }
-  edge->inputs.insert(edge->inputs.end() - edge->order_only_deps, dyndeps.implicit_inputs.begin(),
-                      dyndeps.implicit_inputs.end());
+  // Declared inputs, so before the discovered ones (graph.h), which a
+  // depfile or the deps log may have added already.
+  edge->inputs.insert(edge->inputs.end() - edge->order_only_deps - edge->discovered_deps,
+                      dyndeps.implicit_inputs.begin(), dyndeps.implicit_inputs.end());
   edge->implicit_deps += static_cast<int32_t>(dyndeps.implicit_inputs.size());
   edge->ForgetReadyInputs();
   for (Node* input : dyndeps.implicit_inputs) input->out_edges.push_back(edge);

@@ -2,11 +2,11 @@
 // edge it starts from one WorkChain: the plan's ready queue (plan.h:
 // critical path order, pools) followed by the stages wired for the build
 // (driver/build_setup.h), each a class of its own that holds back what may
-// not start yet and passes the rest on:
+// not start yet (or, --shuffle's, reorders it) and passes the rest on:
 //
-//   plan ─► remote slots ─► memory admission ─► jobserver slots ─► local slots ─► builder
-//   (plan.h) (remote_jobs.h) (memory_admission.h) (jobserver_slots.h) (local_slots.h:
-//                                                                      -j, -l, the runner)
+//   plan ─► shuffled order ─► remote slots ─► memory admission ─► jobserver slots ─► local slots ─► builder
+//   (plan.h) (shuffled_order.h) (remote_jobs.h) (memory_admission.h) (jobserver_slots.h) (local_slots.h:
+//                                                                                          -j, -l, the runner)
 //
 // A stage asks the one before it for work; `local_room` travels the other
 // way, so that a stage nearer the plan knows whether a local job may start

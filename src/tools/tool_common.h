@@ -21,6 +21,7 @@ struct Options;
 // Every tool has this shape; argv[0] is the first argument after the tool name.
 using ToolFunc = int(NinjaMain* ninja, const Options* options, int argc, char** argv);
 
+ToolFunc ToolAudit;
 ToolFunc ToolBrowse;
 ToolFunc ToolClean;
 ToolFunc ToolCleanDead;

@@ -286,6 +286,7 @@ const Tool kTools[] = {
      Tool::kRunAfterLoad, ToolTrace},
     {"report", "write an HTML report of where the last build spent its time",
      Tool::kRunAfterLoad, ToolReport},
+    {"audit", "show what the last build with --audit found", Tool::kRunAfterLoad, ToolAudit},
     {"urtle", nullptr, Tool::kRunAfterFlags, ToolUrtle},
 };
 

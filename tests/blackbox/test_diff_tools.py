@@ -33,6 +33,7 @@ def normalize(text, root):
 RONIN_TOOL_LINES = (
     "      trace  write the last build from .ninja_log as a Chrome trace (JSON)\n",
     "     report  write an HTML report of where the last build spent its time\n",
+    "      audit  show what the last build with --audit found\n",
 )
 
 

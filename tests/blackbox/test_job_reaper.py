@@ -39,11 +39,13 @@ def marked_processes(marker):
     return pids
 
 
-class KillNinjaTests(NinjaTestCase):
+class MarkedProcessesTestCase(NinjaTestCase):
+    """Commands carry self.marker on their command line (a unique fraction
+    of a second in a sleep, say), so that what survives can be found, and is
+    killed after the test."""
 
     def setUp(self):
         super().setUp()
-        # A unique fraction of a second in every sleep: pgrep by it.
         self.marker = "." + str(uuid.uuid4().int)[:15]
         self.addCleanup(self.kill_leftovers)
 
@@ -53,6 +55,9 @@ class KillNinjaTests(NinjaTestCase):
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
+
+
+class KillNinjaTests(MarkedProcessesTestCase):
 
     def manifest(self, seconds):
         # Each command says it started, then (much later) appends to `count`

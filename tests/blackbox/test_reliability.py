@@ -41,15 +41,22 @@ class OneWriterTests(NinjaTestCase):
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.addCleanup(first.kill)
         self.assertTrue(wait_for(lambda: self.exists("started")))
-        second = subprocess.Popen([harness.NINJA], cwd=self.dir, env=harness.base_env(),
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # The second one's stderr goes to a file so the test can wait for its
+        # announcement: a fixed pause lost the race under the sanitizers, where
+        # the second one had not reached the lock before the first finished.
+        err2_path = self.path("second.err")
+        with open(err2_path, "wb") as err2_file:
+            second = subprocess.Popen([harness.NINJA], cwd=self.dir, env=harness.base_env(),
+                                      stdout=subprocess.PIPE, stderr=err2_file)
         self.addCleanup(second.kill)
         # The second one announces that it waits, and does nothing meanwhile.
-        time.sleep(0.3)
+        self.assertTrue(wait_for(lambda: b"waiting" in open(err2_path, "rb").read(), timeout=30))
+        time.sleep(0.1)
         self.assertIsNone(second.poll())
         self.write("release", "")
         out1, err1 = first.communicate(timeout=20)
-        out2, err2 = second.communicate(timeout=20)
+        out2, _ = second.communicate(timeout=20)
+        err2 = open(err2_path, "rb").read()
         self.assertEqual((first.returncode, out1, err1), (0, b"[1/1] touch started; while [ ! -e release ]; "
                                                            b"do sleep 0.01; done; touch a\n", b""))
         self.assertEqual(second.returncode, 0)

@@ -289,7 +289,8 @@ TOOL_LIST = ('ninja subtools:\n'
               '      rules  list all rules\n'
               '  cleandead  clean built files that are no longer produced by the manifest\n'
               '      trace  write the last build from .ninja_log as a Chrome trace (JSON)\n'
-              '     report  write an HTML report of where the last build spent its time\n')
+              '     report  write an HTML report of where the last build spent its time\n'
+              '      audit  show what the last build with --audit found\n')
 
 
 class ListToolTest(ToolTestCase):

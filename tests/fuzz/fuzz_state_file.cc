@@ -3,7 +3,8 @@
 //
 // Input: the state file's bytes, written to a scratch file (StateFile::Load
 // reads a path) under $RONIN_FUZZ_TMPDIR, /dev/shm or /tmp.
-// Checks: every payload that parses as an edge outcome re-encodes the same;
+// Checks: every payload that parses as an edge outcome or audit record
+// re-encodes the same;
 // loading never fails on a writable file; whatever the damage, a
 // record appended afterwards and everything loaded come back from a second
 // load; the recompacted file loads to exactly the same live records, with
@@ -17,6 +18,7 @@
 #include <utility>
 
 #include "fuzz_support.h"
+#include "audit/audit_findings.h"
 #include "log/edge_outcome.h"
 #include "log/state_file.h"
 
@@ -26,23 +28,29 @@ namespace {
 
 fuzz::ScratchInput scratch_input("state_file", {".recompact"});
 
-// An outcome payload that parses encodes to one that parses the same.
-void CheckOutcome(std::string_view payload) {
+// An outcome or audit payload that parses encodes to one that parses the same.
+void CheckPayload(std::string_view payload) {
   EdgeOutcome outcome, again;
-  if (!EdgeOutcome::Parse(payload, &outcome)) return;
-  FUZZ_CHECK(EdgeOutcome::Parse(outcome.Encode(), &again));
-  FUZZ_CHECK(again.Encode() == outcome.Encode());
+  if (EdgeOutcome::Parse(payload, &outcome)) {
+    FUZZ_CHECK(EdgeOutcome::Parse(outcome.Encode(), &again));
+    FUZZ_CHECK(again.Encode() == outcome.Encode());
+  }
+  AuditedEdge audited, reread;
+  if (AuditedEdge::Parse(payload, &audited)) {
+    FUZZ_CHECK(AuditedEdge::Parse(audited.Encode(), &reread));
+    FUZZ_CHECK(reread.Encode() == audited.Encode());
+  }
 }
 
 using Snapshot = std::map<std::pair<int, std::string>, std::string>;
 
 Snapshot Contents(const StateFile& state) {
   Snapshot snapshot;
-  for (int kind = 1; kind <= static_cast<int>(StateFile::Kind::kEdgeSkip); ++kind) {
+  for (int kind = 1; kind <= static_cast<int>(StateFile::Kind::kAuditedBuild); ++kind) {
     state.ForEach(static_cast<StateFile::Kind>(kind), [&](std::string_view key, std::string_view payload) {
       FUZZ_CHECK(state.Find(static_cast<StateFile::Kind>(kind), key).has_value());
       snapshot[{kind, std::string(key)}] = std::string(payload);
-      CheckOutcome(payload);
+      CheckPayload(payload);
     });
   }
   return snapshot;

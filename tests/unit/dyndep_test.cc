@@ -197,6 +197,26 @@ TEST_F(DyndepLoaderTest, UpdatesTheEdge) {
   EXPECT_EQ("touch out", edge->EvaluateCommand());
 }
 
+TEST_F(DyndepLoaderTest, InputsGoBeforeDiscoveredOnes) {
+  // The deps log gave the edge its discovered deps before the dyndep file
+  // was built: those stay last among the implicit inputs (graph.h).
+  Parse(
+      "rule r\n"
+      "  command = touch $out\n"
+      "build out: r in | imp_in || dd\n"
+      "  dyndep = dd\n");
+  Edge* edge = EdgeFor("out");
+  Node* discovered[] = {state_.GetNode("found.h")};
+  edge->inputs.insert(edge->inputs.end() - edge->order_only_deps, discovered, discovered + 1);
+  ++edge->implicit_deps;
+  ++edge->discovered_deps;
+  disk_.Create("dd", "ninja_dyndep_version = 1\nbuild out: dyndep | dyn_in\n");
+  EXPECT_EQ("ok", Load("dd"));
+  EXPECT_EQ("in imp_in dyn_in found.h dd", Paths(edge->inputs));
+  EXPECT_EQ(3, edge->implicit_deps);
+  EXPECT_EQ(1, edge->discovered_deps);
+}
+
 TEST_F(DyndepLoaderTest, InputsGainedMakeEdgesWaitAgain) {
   // `src` was a source file, so `user` was ready; the dyndep file makes it
   // an output of `out`, which has not run: `user` must wait for it. And

@@ -31,7 +31,7 @@ class RealCommandRunnerTest : public testing::Test {
   Edge* EdgeOf(const char* output) { return state_.LookupNode(output)->in_edge; }
 
   State state_;
-  RealCommandRunner runner_{/*reap_jobs=*/false};
+  RealCommandRunner runner_{/*reap_jobs=*/false, /*watch_commands=*/false};
 };
 
 TEST_F(RealCommandRunnerTest, ACommandTooLongToStartIsAFailedCommand) {

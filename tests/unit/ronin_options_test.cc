@@ -43,5 +43,48 @@ TEST(RoninOptionsUsageTest, ListsEveryOption) {
     EXPECT_NE(usage.find(std::string("  --") + spec.name), std::string::npos) << spec.name;
 }
 
+// Applies the ronin option `name` with `value` (null: none); "ok" or the error.
+std::string Apply(const std::string& name, const char* value, BuildConfig* config) {
+  for (const RoninOptionSpec& spec : RoninOptionTable()) {
+    if (name != spec.name) continue;
+    std::string err;
+    return spec.apply(value, config, &err) ? "ok" : err;
+  }
+  return "no such option";
+}
+
+TEST(RoninOptionsTest, Audit) {
+  BuildConfig config;
+  EXPECT_EQ(RoninOptions::Audit::kOff, config.ronin.audit);
+#ifdef __linux__
+  EXPECT_EQ("ok", Apply("audit", nullptr, &config));
+  EXPECT_EQ(RoninOptions::Audit::kReport, config.ronin.audit);
+  EXPECT_EQ("ok", Apply("audit", "strict", &config));
+  EXPECT_EQ(RoninOptions::Audit::kStrict, config.ronin.audit);
+#else
+  EXPECT_NE(std::string::npos, Apply("audit", nullptr, &config).find("only implemented on Linux"));
+#endif
+  EXPECT_EQ("expected strict, or no value", Apply("audit", "loud", &config));
+  EXPECT_EQ("ok", Apply("audit-root", "../src", &config));
+  EXPECT_EQ("ok", Apply("audit-root", "/opt/sdk", &config));
+  EXPECT_EQ((std::vector<std::string>{"../src", "/opt/sdk"}), config.ronin.audit_roots);
+  EXPECT_EQ("expected a directory", Apply("audit-root", "", &config));
+}
+
+TEST(RoninOptionsTest, Shuffle) {
+  BuildConfig config;
+  EXPECT_EQ(-1, config.ronin.shuffle_seed);
+  EXPECT_EQ("ok", Apply("shuffle", "4294967295", &config));
+  EXPECT_EQ(4294967295, config.ronin.shuffle_seed);
+  EXPECT_EQ("ok", Apply("shuffle", "0", &config));
+  EXPECT_EQ(0, config.ronin.shuffle_seed);
+  EXPECT_EQ("ok", Apply("shuffle", nullptr, &config));  // a seed of its own
+  EXPECT_GE(config.ronin.shuffle_seed, 0);
+  EXPECT_LE(config.ronin.shuffle_seed, 4294967295);
+  for (const char* bad : {"4294967296", "-1", "x", ""})
+    EXPECT_EQ(std::string("invalid seed '") + bad + "' (a number from 0 to 4294967295)",
+              Apply("shuffle", bad, &config));
+}
+
 }  // namespace
 }  // namespace ronin

@@ -405,5 +405,15 @@ TEST(WriteFullyTest, WritesEverythingOrSaysWhy) {
   EXPECT_EQ(EBADF, errno);
 }
 
+TEST(ParseCountTest, DigitsOnly) {
+  int64_t value = -1;
+  EXPECT_TRUE(ParseCount("0", &value));
+  EXPECT_EQ(0, value);
+  EXPECT_TRUE(ParseCount("123456789012345678", &value));
+  EXPECT_EQ(123456789012345678, value);
+  for (const char* text : {"", "-1", "+1", " 1", "1 ", "1x", "0x1", "1234567890123456789"})
+    EXPECT_FALSE(ParseCount(text, &value)) << text;
+}
+
 }  // namespace
 }  // namespace ronin
