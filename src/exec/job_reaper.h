@@ -52,7 +52,9 @@ class JobReaper {
  public:
   // When this process was started as a reaper (Windows starts ninja.exe
   // again; POSIX forks and never asks): true, having served until ninja
-  // ended, with the exit code to return from main.
+  // ended, with the exit code to return from main. Called first thing in
+  // main: on Windows a program that never calls it (the unit tests) starts
+  // no reaper, since a copy of it would not serve as one.
   static bool RunIfAsked(int argc, char** argv, int* exit_code);
   // Starts the reaper on first use; false if it could not be started (the
   // build goes on without it, as Ninja would).

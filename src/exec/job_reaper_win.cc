@@ -199,8 +199,13 @@ struct JobReaper::Platform {
 };
 
 static JobReaper* g_reaper = nullptr;  // once started
+// Whether this program's main asks RunIfAsked, so that starting it again
+// makes a reaper. Another program using the library (the unit tests) would
+// start a copy of itself that does something else entirely: it has none.
+static bool g_serves = false;
 
 bool JobReaper::RunIfAsked(int argc, char** argv, int* exit_code) {
+  g_serves = true;
   if (argc < 5 || strcmp(argv[1], kReaperFlag) != 0) return false;
   HANDLE events = HandleFromText(argv[2]);
   HANDLE answers = HandleFromText(argv[3]);
@@ -220,6 +225,7 @@ bool JobReaper::RunIfAsked(int argc, char** argv, int* exit_code) {
 
 JobReaper* JobReaper::Get() {
   static JobReaper* reaper = g_reaper = []() -> JobReaper* {
+    if (!g_serves) return nullptr;
     HANDLE job = CreateKillingJob();
     if (!job) return nullptr;
     SECURITY_ATTRIBUTES inheritable = {sizeof inheritable, nullptr, TRUE};
