@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+
 namespace ronin {
 namespace {
 
@@ -69,6 +70,17 @@ TEST(RoninOptionsTest, Audit) {
   EXPECT_EQ("ok", Apply("audit-root", "/opt/sdk", &config));
   EXPECT_EQ((std::vector<std::string>{"../src", "/opt/sdk"}), config.ronin.audit_roots);
   EXPECT_EQ("expected a directory", Apply("audit-root", "", &config));
+}
+
+TEST(RoninOptionsTest, JobReaper) {
+  // Both platforms have a reaper (exec/job_reaper.h): a forked process, or
+  // on Windows a job object and ninja.exe started again.
+  BuildConfig config;
+  EXPECT_EQ("ok", Apply("job-reaper", "off", &config));
+  EXPECT_FALSE(config.ronin.job_reaper);
+  EXPECT_EQ("ok", Apply("job-reaper", "on", &config));
+  EXPECT_TRUE(config.ronin.job_reaper);
+  EXPECT_EQ("expected on or off", Apply("job-reaper", "sometimes", &config));
 }
 
 TEST(RoninOptionsTest, Shuffle) {
