@@ -4,10 +4,11 @@ under wine only because nothing recurses by graph depth: the parse, the dirty sc
 the phony edges finishing one after the other, -t commands/inputs/query/targets/clean/graph.
 The same chain is test_faults' 100k test on Linux (8 MiB stack, chain_manifest); here the
 stack is eight times smaller. The reference ninja.exe, which recurses in its dirty scan,
-overflows it (recorded below). A run takes a few seconds under wine (no command per edge: the
-real chain is dry-run, the phony chain runs one command).
+overflows it (recorded below). No command runs per edge: the real chain is dry-run or found
+up to date from a written log, the phony chain runs one command. 100,000 edges with
+RONIN_WIN_FULL=1, 25,000 by default (see N).
 
-    NINJA_WIN=<ours.exe> python3 -m unittest -v test_win_deep_chain
+    [RONIN_WIN_FULL=1] NINJA_WIN=<ours.exe> python3 -m unittest -v test_win_deep_chain
 """
 
 import os
@@ -25,7 +26,11 @@ from harness import write_tree  # noqa: E402
 from test_faults import chain_manifest  # noqa: E402
 from test_state import LOG_HEADER, hash_hex  # noqa: E402
 
-N = 100000
+# The issue's 100,000 with RONIN_WIN_FULL; by default (CI, ctest) 25,000, which still needs no
+# recursion by depth: with 1 MiB, a recursive scan dies some thousands deep (the reference
+# does at 25,000, test_3), and the 100,000 run took 1-5 minutes under wine on a loaded
+# machine, most of it creating and stamping the real chain's files.
+N = 100000 if wine.full_run() else 25000
 ONE_MIB = 1 << 20
 
 
@@ -60,11 +65,12 @@ class WinDeepChainTest(unittest.TestCase):
     def test_0_the_stack_is_ninja_exes_1_mib(self):
         self.assertEqual(stack_reserve(self.ours), ONE_MIB)
 
-    def test_1_a_100k_chain_with_a_1_mib_stack(self):
+    def test_1_a_deep_chain_with_a_1_mib_stack(self):
         self.assertTrue(self.run_ours("-f", "chain.ninja", "-n").endswith("[%d/%d] touch n%d\n" % (N, N, N - 1)))
         self.assertEqual(self.run_ours("-f", "chain.ninja", "-t", "commands", "n%d" % (N - 1)).count("\n"), N)
         self.assertEqual(self.run_ours("-f", "chain.ninja", "-t", "inputs", "n%d" % (N - 1)).count("\n"), N)
-        self.assertIn("  input: r\n    n49999\n", self.run_ours("-f", "chain.ninja", "-t", "query", "n50000"))
+        middle = N // 2
+        self.assertIn("  input: r\n    n%d\n" % (middle - 1), self.run_ours("-f", "chain.ninja", "-t", "query", "n%d" % middle))
         self.assertEqual(self.run_ours("-f", "chain.ninja", "-t", "targets", "all").count("\n"), N)
         # One arrow per edge of one input and one output.
         self.assertEqual(self.run_ours("-f", "chain.ninja", "-t", "graph", "n%d" % (N - 1)).count(" -> "), N)
@@ -73,8 +79,8 @@ class WinDeepChainTest(unittest.TestCase):
         self.assertEqual(self.run_ours(), "ninja: no work to do.\n")
         self.assertEqual(self.run_ours("-d", "explain"), "ninja: no work to do.\n")
 
-    def test_2_a_100k_chain_of_real_edges_no_ops_and_rebuilds_its_end(self):
-        # Every output there, in order, and logged as built by its command: the scan of 100k
+    def test_2_a_deep_chain_of_real_edges_no_ops_and_rebuilds_its_end(self):
+        # Every output there, in order, and logged as built by its command: the scan of N
         # real edges finds nothing to do; with the last three outputs gone, it rebuilds them.
         base = 1500000000
         lines = [LOG_HEADER]
