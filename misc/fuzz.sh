@@ -31,7 +31,7 @@ NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 JOBS=${RONIN_FUZZ_JOBS:-$(( NCPU < 2 ? NCPU : 2 ))}
 EXTRA_FLAGS=${RONIN_FUZZ_FLAGS:-}
 
-TARGETS=(manifest depfile build_log build_history deps_log dyndep msvc_deps status canonicalize state_file sched deps_manifest graph_image http_response dns_response audit_record)
+TARGETS=(manifest depfile build_log build_history deps_log dyndep msvc_deps status canonicalize state_file sched deps_manifest graph_image http_response dns_response audit_record events)
 
 # Largest input per target (bytes).
 max_len() {

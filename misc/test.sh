@@ -64,6 +64,22 @@ else
   echo "== reference ninja 1.13.2 not available: differential tests will be SKIPPED"
 fi
 
+# What Ninja 1.14 adds (--status, $^) is compared with Ninja's development
+# version (test_diff_next), which ../shared/tools/reference-ninja-next.sh
+# builds from its source tarball on first use.
+next_script=${RONIN_SHARED:-../shared}/tools/reference-ninja-next.sh
+if [ -z "${NEXT_NINJA:-}" ] && [ -x "$next_script" ]; then
+  NEXT_NINJA=$("$next_script" 2>/dev/null) || NEXT_NINJA=
+fi
+if [ -n "${NEXT_NINJA:-}" ]; then
+  export NEXT_NINJA
+  echo "== ninja's development version: $NEXT_NINJA"
+else
+  unset NEXT_NINJA
+  [ -z "$ci" ] || fail "ninja's development version not available ($next_script)"
+  echo "== ninja's development version not available: test_diff_next will be SKIPPED"
+fi
+
 echo "== bootstrap"
 python3 configure.py --bootstrap
 

@@ -15,6 +15,9 @@
 #include "base/util.h"
 #include "base/version.h"
 #include "driver/ninja_main.h"
+#include "driver/question.h"
+#include "driver/watch_loop.h"
+#include "events/event_stream.h"
 #include "driver/ronin_options.h"
 #include "exec/job_reaper.h"
 #include "graph/manifest_parser.h"
@@ -362,6 +365,11 @@ int RunTool(const Tool* tool, NinjaMain* ninja, const Options* options, int argc
   return tool->run(ninja, options, argc, argv);
 }
 
+// Loads the manifest and builds (again, as long as it regenerates, or for
+// each change under --watch); the exit status.
+int LoadAndBuild(const char* ninja_command, const BuildConfig& config, Options* options, int argc, char** argv,
+                 std::unique_ptr<Status> status, EventStream* events);
+
 int RealMain(int argc, char** argv) {
   const char* ninja_command = argv[0];
   BuildConfig config;
@@ -370,6 +378,33 @@ int RealMain(int argc, char** argv) {
 
   int exit_code = ReadFlags(&argc, &argv, &options, &config);
   if (exit_code >= 0) return exit_code;
+  // An error's exit status: --question keeps 1 for "work is due".
+  const int kErrorExit = config.ronin.question ? kQuestionError : 1;
+  if (config.ronin.question) {
+    if (options.tool) {
+      Error("--question builds nothing and runs no tool: not with -t %s", options.tool->name);
+      return kErrorExit;
+    }
+    if (config.ronin.watch) {
+      Error("--question builds nothing: not with --watch");
+      return kErrorExit;
+    }
+    SetFatalExitStatus(kErrorExit);
+    config.dry_run = true;  // nothing is written: no lock, no logs, no graph image
+    config.verbosity = BuildConfig::Verbosity::kNoStatusUpdate;
+  }
+
+  // Opened before -C: PATH is where ninja was started from. A subtool
+  // builds nothing and writes no stream (--events may come from RONIN_FLAGS).
+  std::unique_ptr<EventStream> events;
+  if (!config.ronin.events.empty() && !options.tool) {
+    std::string err;
+    events = EventStream::Open(config.ronin.events, &err);
+    if (!events) {
+      Error("--events: %s", err.c_str());
+      return kErrorExit;
+    }
+  }
 
   std::unique_ptr<Status> status = NewStatus(config);
   if (options.working_dir) {
@@ -385,11 +420,26 @@ int RealMain(int argc, char** argv) {
     return RunTool(options.tool, &ninja, &options, argc, argv);
   }
 
-  // A manifest that rebuilds itself is reloaded; bound the loop.
+  if (events) events->StreamStarted(config);
+  int result = LoadAndBuild(ninja_command, config, &options, argc, argv, std::move(status), events.get());
+  if (events) events->StreamEnded(result);
+  return result;
+}
+
+int LoadAndBuild(const char* ninja_command, const BuildConfig& config, Options* options_in, int argc, char** argv,
+                 std::unique_ptr<Status> status, EventStream* events) {
+  Options& options = *options_in;
+  const int kErrorExit = config.ronin.question ? kQuestionError : 1;
+  // A manifest that rebuilds itself is reloaded; bound the loop (--watch
+  // starts counting again at each change).
   const int kCycleLimit = 100;
   bool read_image = GraphImageEnabled();
+  bool watch = config.ronin.watch && !options.tool;
+  std::vector<std::string> watch_changes;  // --watch: what made the run fresh, for --events
+  bool watching = false;  // --watch has run a build: a manifest that breaks is waited on
   bool regenerated = false;  // the manifest now loaded was just rebuilt
   for (int cycle = 1; cycle <= kCycleLimit; ++cycle) {
+    std::vector<std::string> manifest_files;  // for --watch
     // Destroyed after the prefetcher (declared before it): the image takes
     // the command hashes the prefetcher computed.
     std::unique_ptr<GraphImageWriter> image_writer;
@@ -397,6 +447,8 @@ int RealMain(int argc, char** argv) {
     // time); only a regeneration round destroys its state, which closes the
     // logs (and, as in Ninja, leaves a .ninja_deps behind).
     NinjaMain* ninja = new NinjaMain(ninja_command, config);
+    ninja->events_ = events;
+    ninja->watch_changes_.swap(watch_changes);
     // Building the default targets stats the whole graph anyway: do that
     // (and hash the commands) on the other cores while parsing and loading.
     std::unique_ptr<Prefetcher> prefetcher;
@@ -410,6 +462,7 @@ int RealMain(int argc, char** argv) {
       load_options.use_image = read_image;
       // Tools and dry runs leave no image behind (tools know no command hashes).
       load_options.write_image = GraphImageEnabled() && !options.tool && !config.dry_run;
+      if (watch) load_options.manifest_files = &manifest_files;
       GraphLoad loaded = LoadGraph(&ninja->state_, &ninja->disk_, load_options, &image_writer, &err);
       if (loaded == GraphLoad::kImageDamaged) {
         // Never trusted: start over with a fresh state, parse (and replace it).
@@ -421,7 +474,18 @@ int RealMain(int argc, char** argv) {
       }
       if (loaded == GraphLoad::kError) {
         Error("%s", err.c_str());
-        return 1;
+        if (events) events->ErrorOutsideBuild(err);
+        // (A manifest that never loaded, e.g. a wrong -f, is an error at once.)
+        if (!watch || !watching) return kErrorExit;
+        // --watch: a fresh run once the manifest is mended.
+        manifest_files.push_back(options.input_file);
+        WatchLoop::End end = WatchLoop::WaitForManifestChange(manifest_files);
+        if (end != WatchLoop::End::kReload) return end == WatchLoop::End::kInterrupted ? kExitInterrupted : 1;
+        prefetcher.reset();
+        delete ninja;
+        regenerated = false;
+        cycle = 0;
+        continue;
       }
     }
 
@@ -429,8 +493,8 @@ int RealMain(int argc, char** argv) {
       return RunTool(options.tool, ninja, &options, argc, argv);
     if (prefetcher) prefetcher->ParsingDone();
 
-    if (!ninja->EnsureBuildDirExists()) return 1;
-    if (!ninja->OpenBuildLog() || !ninja->OpenDepsLog() || !ninja->OpenStateFile()) return 1;
+    if (!ninja->EnsureBuildDirExists()) return kErrorExit;
+    if (!ninja->OpenBuildLog() || !ninja->OpenDepsLog() || !ninja->OpenStateFile()) return kErrorExit;
     if (prefetcher) {
       prefetcher->Join();  // before anything looks at the disk state
       if (ninja->waited_for_lock_) ninja->state_.Reset();  // stats taken before the wait
@@ -440,6 +504,8 @@ int RealMain(int argc, char** argv) {
 
     if (options.tool && options.tool->when == Tool::kRunAfterLogs)
       return RunTool(options.tool, ninja, &options, argc, argv);
+
+    if (config.ronin.question) return AnswerQuestion(ninja, options.input_file, argc, argv, status.get());
 
     if (ninja->RebuildManifest(options.input_file, regenerated, &err, status.get())) {
       regenerated = true;
@@ -452,7 +518,23 @@ int RealMain(int argc, char** argv) {
     }
     if (!err.empty()) {
       Error("rebuilding '%s': %s", options.input_file, err.c_str());
-      return 1;
+      if (events) events->ErrorOutsideBuild(StringPrintf("rebuilding '%s': %s", options.input_file, err.c_str()));
+      return kErrorExit;
+    }
+
+    if (watch) {
+      watching = true;
+      WatchLoop loop(ninja, options.input_file, std::move(manifest_files), argc, argv, &status);
+      WatchLoop::End end = loop.Run();
+      if (end != WatchLoop::End::kReload) return end == WatchLoop::End::kInterrupted ? kExitInterrupted : 1;
+      // A fresh run, as after a regeneration; the change starts a new count.
+      regenerated = loop.manifest_rebuilt();
+      watch_changes.swap(ninja->watch_changes_);
+      prefetcher.reset();
+      image_writer.reset();
+      delete ninja;
+      cycle = 0;
+      continue;
     }
 
     ExitStatus result = ninja->RunBuild(argc, argv, status.get());
@@ -468,7 +550,7 @@ int RealMain(int argc, char** argv) {
   }
   Error("manifest '%s' still dirty after %d tries, perhaps system time is not set", options.input_file,
         kCycleLimit);
-  return 1;
+  return kErrorExit;
 }
 
 }  // namespace

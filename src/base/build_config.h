@@ -41,6 +41,15 @@ struct RoninOptions {
   // --clean-edge-outputs: `-t clean TARGET` also removes the other outputs
   // of each edge it cleans, implicit ones included (tools/tool_clean.cc).
   bool clean_edge_outputs = false;
+  // --question: build nothing, print nothing; the exit status says whether
+  // the targets are up to date (0), something would run (1), or an error (2).
+  bool question = false;
+  // --watch: stay running and build again what each change makes dirty
+  // (driver/watch_loop.h).
+  bool watch = false;
+  // --events=PATH|fd:N: the build as a stream of JSON lines (doc/events.md,
+  // events/event_stream.h); empty: none.
+  std::string events;
   // --audit[=strict]: each command runs under the file-access monitor and
   // what it read and wrote is compared with the graph (src/audit/); with
   // strict, findings fail the build.
@@ -67,6 +76,10 @@ struct BuildConfig {
   // -d nostatcache: no per-directory stat cache while scanning (Windows,
   // base/disk.h; the flag is taken everywhere, as Ninja does).
   bool stat_cache = true;
+  // --status FMT (Ninja 1.14): the status line's format with $variables
+  // (status_format.h); it takes the place of NINJA_STATUS when set.
+  bool has_status_format = false;
+  std::string status_format;
   RoninOptions ronin;  // ronin's own options (driver/ronin_options.h parses them)
 };
 

@@ -59,6 +59,7 @@ struct FileStatus {
   // number and the file index.
   uint64_t device = 0;
   uint64_t inode = 0;
+  uint32_t links = 1;  // hard links to it (st_nlink; Windows: nNumberOfLinks)
   bool is_directory() const { return kind == Kind::kDirectory; }
   bool is_file() const { return kind == Kind::kFile; }
 };

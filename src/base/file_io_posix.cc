@@ -79,6 +79,7 @@ void Convert(const struct stat& st, FileStatus* status) {
   status->mtime = static_cast<TimeStamp>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
   status->device = static_cast<uint64_t>(st.st_dev);
   status->inode = static_cast<uint64_t>(st.st_ino);
+  status->links = static_cast<uint32_t>(st.st_nlink);
 }
 
 }  // namespace

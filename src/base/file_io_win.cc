@@ -144,6 +144,7 @@ bool StatHandle(HANDLE handle, FileStatus* status) {
   status->mtime = TimeStampFromFileTime(info.ftLastWriteTime);
   status->device = info.dwVolumeSerialNumber;
   status->inode = (static_cast<uint64_t>(info.nFileIndexHigh) << 32) | info.nFileIndexLow;
+  status->links = info.nNumberOfLinks;
   return true;
 }
 

@@ -30,6 +30,12 @@ void PrintDiagnostic(FILE* stream, const char* prefix, const char* format, va_li
 
 }  // namespace
 
+namespace {
+int g_fatal_exit_status = 1;
+}  // namespace
+
+void SetFatalExitStatus(int status) { g_fatal_exit_status = status; }
+
 void Fatal(const char* format, ...) {
   va_list ap;
   va_start(ap, format);
@@ -44,7 +50,7 @@ void Fatal(const char* format, ...) {
   fflush(stderr);
   // Skip static destructors and atexit handlers: a fatal error can happen
   // while the build graph is half-built.
-  _exit(1);
+  _exit(g_fatal_exit_status);
 }
 
 void Warning(const char* format, ...) {

@@ -15,7 +15,7 @@ namespace ronin {
 // File modification time in nanoseconds since the epoch; 0 = missing, -1 = unknown or error.
 using TimeStamp = int64_t;
 
-// Diagnostics in Ninja's exact shape. Fatal exits with status 1.
+// Diagnostics in Ninja's exact shape. Fatal exits with status 1 (or as set below).
 #ifdef RONIN_FUZZING
 // Fuzz builds only (tests/fuzz, never in ninja): Fatal throws this instead of
 // printing and exiting, so a fuzz target can treat the fatal errors its input
@@ -25,6 +25,8 @@ struct FuzzFatalError {
 };
 #endif
 [[noreturn]] void Fatal(const char* format, ...) RONIN_PRINTF(1, 2);
+// The status Fatal exits with (1 unless set; --question's errors are 2).
+void SetFatalExitStatus(int status);
 void Warning(const char* format, ...) RONIN_PRINTF(1, 2);
 void Error(const char* format, ...) RONIN_PRINTF(1, 2);
 void Info(const char* format, ...) RONIN_PRINTF(1, 2);

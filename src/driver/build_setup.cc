@@ -6,6 +6,8 @@
 #include "audit/audit_recorder.h"
 #include "base/util.h"
 #include "cache/build_cache.h"
+#include "events/edge_events.h"
+#include "events/event_stream.h"
 #include "exec/dry_run_command_runner.h"
 #include "exec/real_command_runner.h"
 #include "log/edge_outcome.h"
@@ -24,11 +26,15 @@ namespace ronin {
 void SetUpScan(const BuildFeatures& features, DependencyScan* scan) {
   scan->set_content_store(features.content);
   scan->set_content_skips(features.settlement ? features.settlement->skips() : nullptr);
+  if (features.events) scan->add_skip_recorder(features.events);
 }
 
 BuildSetup::BuildSetup(const BuildConfig& config, const State& state, BuildLog* build_log, DepsLog* deps_log,
                        DiskInterface* disk, const BuildFeatures& features, std::unique_ptr<CommandRunner> runner)
     : build_log_recorder_(build_log) {
+  // (-n records nothing: no entry of the build log is the command's.)
+  if (features.events)
+    edge_events_.reset(new EdgeEvents(features.events, features.explanations, config.dry_run ? nullptr : build_log));
   SetUpRunner(config, features, std::move(runner));
   SetUpStages(config, features);
   SetUpOutputChecks(config, features, state, disk);
@@ -58,6 +64,9 @@ void BuildSetup::SetUpStages(const BuildConfig& config, const BuildFeatures& fea
     owned_stages_.emplace_back(new ShuffledOrder(static_cast<uint32_t>(config.ronin.shuffle_seed)));
     seams_.stages.push_back(owned_stages_.back().get());
   }
+  // It holds nothing back and reorders nothing: it only hears of the
+  // starts (and of an abort).
+  if (edge_events_) seams_.stages.push_back(edge_events_.get());
   if (config.ronin.remote_jobs > 0) {
     AddOwnedStage(new RemoteJobs(RemoteLaunchers(config.ronin.remote_launchers), config.ronin.remote_jobs));
   }
@@ -97,6 +106,7 @@ void BuildSetup::SetUpRecorders(const BuildConfig& config, const BuildFeatures& 
     // Nothing ran: the build log records in memory only (it was not
     // opened for writing), and nothing else is kept.
     recorders_.Add(&build_log_recorder_);
+    if (edge_events_) recorders_.Add(edge_events_.get());
     return;
   }
   // First what stops the build when it cannot be written, so that
@@ -109,8 +119,11 @@ void BuildSetup::SetUpRecorders(const BuildConfig& config, const BuildFeatures& 
   if (features.outcomes) recorders_.Add(features.outcomes);
   // What the command did to files, compared once it is kept; never stops the build.
   if (features.audit) recorders_.Add(features.audit);
-  // Last: what the plan skipped after a command, once the command is recorded.
+  // What the plan skipped after a command, once the command is recorded.
   if (features.settlement) recorders_.Add(features.settlement);
+  // Last: an edge_end tells what .ninja_log recorded (a settled skip's line
+  // included).
+  if (edge_events_) recorders_.Add(edge_events_.get());
 }
 
 }  // namespace ronin

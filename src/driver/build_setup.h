@@ -4,7 +4,9 @@
 // the build cache around it, links the stages that decide what may start
 // next (--shuffle's order, remote slots, memory admission, the jobserver,
 // -j and -l), picks the output checks (-n looks at no file;
-// --content-hash cuts off early) and lists the recorders.
+// --content-hash cuts off early) and lists the recorders (the logs, and
+// the features that keep their own: --events among them, a stage and a
+// recorder both, events/edge_events.h).
 // The builder then runs with whatever it is given, asking no option.
 #ifndef RONIN_DRIVER_BUILD_SETUP_H_
 #define RONIN_DRIVER_BUILD_SETUP_H_
@@ -25,7 +27,10 @@ class AuditRecorder;
 class BuildCache;
 class ContentHashStore;
 class DependencyScan;
+class EdgeEvents;
 class EdgeOutcomeRecorder;
+class EventStream;
+class Explanations;
 class Jobserver;
 class MemoryAdmission;
 class ResourceHistory;
@@ -41,6 +46,8 @@ struct BuildFeatures {
   EdgeOutcomeRecorder* outcomes = nullptr;  // for -t trace, with .ronin_state
   AuditRecorder* audit = nullptr;           // --audit (never under -n)
   SkipSettlement* settlement = nullptr;     // --content-hash, unless -n
+  EventStream* events = nullptr;            // --events
+  const Explanations* explanations = nullptr;  // -d explain's, for --events
 };
 
 // The scan's part: content checks, and where the skips they lead to go.
@@ -71,6 +78,7 @@ class BuildSetup {
   NoOutputCutoff no_cutoff_;
   BuildLogRecorder build_log_recorder_;
   std::unique_ptr<DepsLogRecorder> deps_log_recorder_;
+  std::unique_ptr<EdgeEvents> edge_events_;
   BuildRecorders recorders_;
   // Last, so first to go: its jobs end before the stages give back what
   // they held (the jobserver's tokens).

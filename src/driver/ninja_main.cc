@@ -169,7 +169,23 @@ bool NinjaMain::RebuildManifest(const char* input_file, bool just_rebuilt, std::
     return false;
   }
   BuildSetup setup(config_, state_, &build_log_, &deps_log_, &disk_, features);
-  if (builder.Build(setup.seams(), err) != kExitSuccess) return false;
+  if (events_) {
+    BuildStartEvent start;
+    start.targets = {path};
+    start.trigger = "manifest";
+    start.changed = watch_changes_;  // (the build that follows has them too)
+    start.start_millis = start_time_millis_;
+    events_->BuildStarted(start);
+  }
+  ExitStatus exit_status = builder.Build(setup.seams(), err);
+  if (events_) {
+    BuildEndEvent end;
+    if (exit_status == kExitInterrupted) end.result = "interrupted";
+    end.exit_code = exit_status == kExitSuccess ? 0 : 1;  // main then says "rebuilding ...: ..."
+    end.error = *err;
+    events_->BuildFinished(end);
+  }
+  if (exit_status != kExitSuccess) return false;
   // Only a manifest that actually changed (restat may say otherwise) counts.
   if (!node->dirty) {
     state_.Reset();
@@ -233,10 +249,41 @@ bool NinjaMain::CollectTargetsFromArgs(int argc, char** argv, std::vector<Node*>
 }
 
 ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
+  BuildEndEvent end;
+  if (events_) events_->BuildStarted(NextBuildStart(argc, argv));
+  ExitStatus exit_status = Build(argc, argv, status, &end);
+  if (events_) {
+    end.exit_code = exit_status;
+    events_->BuildFinished(end);
+  }
+  return exit_status;
+}
+
+BuildStartEvent NinjaMain::NextBuildStart(int argc, char** argv) {
+  BuildStartEvent start;
+  start.targets.assign(argv, argv + argc);
+  start.start_millis = start_time_millis_;
+  if (!watch_changes_.empty()) {
+    start.trigger = "watch";
+    start.changed.swap(watch_changes_);
+  }
+  return start;
+}
+
+int NinjaMain::PlannedCommands() const {
+  int planned = 0;
+  for (const Edge* edge : state_.edges())
+    if (!edge->is_phony() && (edge->want == Edge::Want::kToStart || edge->want == Edge::Want::kToFinish)) ++planned;
+  return planned;
+}
+
+ExitStatus NinjaMain::Build(int argc, char** argv, Status* status, BuildEndEvent* end) {
   std::string err;
   std::vector<Node*> targets;
   if (!CollectTargetsFromArgs(argc, argv, &targets, &err)) {
     Error("%s", err.c_str());
+    end->result = "error";
+    end->error = err;
     return kExitFailure;
   }
   // Windows lists each directory once for the scan (as ninja.exe); the
@@ -254,6 +301,8 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
   for (Node* target : targets) {
     if (!builder.AddTarget(target, &err) && !err.empty()) {
       Error("%s", err.c_str());
+      end->result = "error";
+      end->error = err;
       return kExitFailure;
     }
   }
@@ -266,8 +315,10 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
   if (builder.AlreadyUpToDate()) {
     if (config_.verbosity != BuildConfig::Verbosity::kNoStatusUpdate) Info("no work to do.");
     FinishLogUpgrade();
+    end->result = "no_work";
     return kExitSuccess;
   }
+  if (events_) end->planned = PlannedCommands();
 
   // --jobserver-pool: only now that commands will run (no FIFO for nothing).
   if (!jobserver) jobserver = StartJobserverPool(config_);
@@ -277,13 +328,16 @@ ExitStatus NinjaMain::RunBuild(int argc, char** argv, Status* status) {
   features.audit = audit.get();
   BuildSetup setup(config_, state_, &build_log_, &deps_log_, &disk_, features);
   if (cache) status->SetCacheCounts(&cache->counts());
-  deps_log_.KeepRecordedDeps(false);  // this process reads no record it writes from here on
+  // This process reads no record it writes from here on, unless --watch
+  // scans again after the build.
+  if (!config_.ronin.watch) deps_log_.KeepRecordedDeps(false);
   if (config_.ronin.shuffle_seed >= 0) ReportShuffle(kExitSuccess);
   ExitStatus exit_status = builder.Build(setup.seams(), &err);
   status->SetCacheCounts(nullptr);  // the cache goes with this function
   if (cache && g_metrics) printf("%s", cache->StatsLine().c_str());
   FinishLogUpgrade();
   if (exit_status != kExitSuccess) {
+    end->error = err;
     Info("build stopped: %s.", err.c_str());
     if (config_.ronin.shuffle_seed >= 0) ReportShuffle(exit_status);
     if (err.find("interrupted by user") != std::string::npos) exit_status = kExitInterrupted;
@@ -299,6 +353,8 @@ BuildFeatures NinjaMain::Features() const {
   features.resources = resource_history_.get();
   features.outcomes = edge_outcomes_.get();
   features.settlement = skip_settlement_.get();
+  features.events = events_;
+  features.explanations = &explanations_;
   return features;
 }
 

@@ -10,6 +10,7 @@
 
 #include "base/disk.h"
 #include "driver/build_setup.h"
+#include "events/event_stream.h"
 #include "graph/state.h"
 #include "log/build_log.h"
 #include "log/deps_log.h"
@@ -92,8 +93,17 @@ class NinjaMain : public BuildLogUser {
   int64_t start_time_millis_;
   // Another ninja had the build directory: what was stat'ed before is stale.
   bool waited_for_lock_ = false;
+  // --events: the run's stream (opened by main.cc), or null.
+  EventStream* events_ = nullptr;
+  // Under --watch: what changed, for the next build_start (its trigger).
+  std::vector<std::string> watch_changes_;
 
  private:
+  // RunBuild's steps; *end says how it ended, for --events.
+  ExitStatus Build(int argc, char** argv, Status* status, BuildEndEvent* end);
+  BuildStartEvent NextBuildStart(int argc, char** argv);
+  // Commands in the plan: edges the scan found dirty.
+  int PlannedCommands() const;
   void FinishLogUpgrade();
   // --content-hash: leaves the edges the scan of the targets skipped by
   // content as a run would have, for Ninja (sched/skip_settlement.h).

@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "sched/remote_launchers.h"
 #include "status/status.h"
+#include "watch/file_watcher.h"
 
 namespace ronin {
 namespace {
@@ -144,6 +145,32 @@ bool ApplyCleanEdgeOutputs(const char*, BuildConfig* config, std::string*) {
   return true;
 }
 
+bool ApplyStatus(const char* value, BuildConfig* config, std::string*) {
+  config->has_status_format = true;
+  config->status_format = value;
+  return true;
+}
+
+bool ApplyQuestion(const char*, BuildConfig* config, std::string*) {
+  config->ronin.question = true;
+  return true;
+}
+
+bool ApplyWatch(const char*, BuildConfig* config, std::string* err) {
+  if (!FileWatcher::Available(err)) return false;
+  config->ronin.watch = true;
+  return true;
+}
+
+bool ApplyEvents(const char* value, BuildConfig* config, std::string* err) {
+  if (!*value) {
+    *err = "expected a file or fd:N";
+    return false;
+  }
+  config->ronin.events = value;
+  return true;
+}
+
 bool ApplyAudit(const char* value, BuildConfig* config, std::string* err) {
   if (value && std::string(value) != "strict") {
     *err = "expected strict, or no value";
@@ -201,6 +228,12 @@ const std::vector<RoninOptionSpec>& RoninOptionTable() {
        ApplyJobReaper},
       {"clean-edge-outputs", nullptr, false, "-t clean TARGET: also every other output of its edge",
        ApplyCleanEdgeOutputs},
+      {"status", "FMT", false, "status line format with $variables (Ninja 1.14; beats NINJA_STATUS)",
+       ApplyStatus},
+      {"question", nullptr, false, "build nothing; exit 0 if up to date, 1 if work is due, 2 on errors",
+       ApplyQuestion},
+      {"watch", nullptr, false, "stay running: build again what each saved change makes dirty", ApplyWatch},
+      {"events", "PATH|fd:N", false, "write what the build does as JSON lines (doc/events.md)", ApplyEvents},
       {"audit", "strict", true, "check what commands read and write against the graph (strict: fail)",
        ApplyAudit},
       {"audit-root", "DIR", false, "--audit: DIR is part of the project too", ApplyAuditRoot},

@@ -690,23 +690,25 @@ yy71:
 	if (yybm[0+yych] & 64) {
 		goto yy78;
 	}
-	if (yych <= ' ') {
+	if (yych <= '#') {
 		if (yych <= '\f') {
 			if (yych == '\n') goto yy75;
 			goto yy73;
 		} else {
 			if (yych <= '\r') goto yy76;
-			if (yych <= 0x1F) goto yy73;
-			goto yy77;
+			if (yych == ' ') goto yy77;
+			goto yy73;
 		}
 	} else {
-		if (yych <= '/') {
-			if (yych == '$') goto yy77;
+		if (yych <= ']') {
+			if (yych <= '$') goto yy77;
+			if (yych <= '/') goto yy73;
+			if (yych <= ':') goto yy77;
 			goto yy73;
 		} else {
-			if (yych <= ':') goto yy77;
+			if (yych <= '^') goto yy79;
 			if (yych <= '`') goto yy73;
-			if (yych <= '{') goto yy79;
+			if (yych <= '{') goto yy80;
 			goto yy73;
 		}
 	}
@@ -731,7 +733,7 @@ yy75:
 	{ continue; }
 yy76:
 	yych = *++p;
-	if (yych == '\n') goto yy80;
+	if (yych == '\n') goto yy81;
 	goto yy74;
 yy77:
 	++p;
@@ -750,24 +752,39 @@ yy78:
         continue;
       }
 yy79:
+	++p;
+	{
+        if (newline_escape_ == NewlineEscape::kAllowed) {
+          eval->AddText("\n");  // static text: never merged with the buffer's
+          continue;
+        }
+        if (newline_escape_ == NewlineEscape::kNeedsVersion) {
+          // As Ninja 1.14 reports it: at the last token, not at the escape.
+          return Error("using $^ escape requires specifying 'ninja_required_version' with version "
+                       "greater or equal 1.14", err);
+        }
+        last_token_ = reinterpret_cast<const char*>(start);
+        return Error("bad $-escape (literal $ must be written as $$)", err);
+      }
+yy80:
 	yych = *(marker = ++p);
 	if (yybm[0+yych] & 128) {
-		goto yy81;
+		goto yy82;
 	}
 	goto yy74;
-yy80:
-	yych = *++p;
-	if (yych == ' ') goto yy80;
-	{ continue; }
 yy81:
 	yych = *++p;
+	if (yych == ' ') goto yy81;
+	{ continue; }
+yy82:
+	yych = *++p;
 	if (yybm[0+yych] & 128) {
-		goto yy81;
+		goto yy82;
 	}
-	if (yych == '}') goto yy82;
+	if (yych == '}') goto yy83;
 	p = marker;
 	goto yy74;
-yy82:
+yy83:
 	++p;
 	{
         eval->AddVariable(view(start + 2, p - start - 3));

@@ -3,6 +3,7 @@
 #ifndef RONIN_GRAPH_LEXER_H_
 #define RONIN_GRAPH_LEXER_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,14 @@ class Lexer {
   // The right side of "name = value": ends at the newline, which it consumes.
   bool ReadVarValue(EvalString* value, std::string* err) { return ReadEvalString(value, false, err); }
 
+  // What `$^` (a newline, Ninja 1.14) is: a bad $-escape as in 1.13.2 (a
+  // manifest that never asked for 1.14), refused with 1.14's message (one
+  // that did, elsewhere: a file's requirement holds for that file only), or
+  // a newline. ManifestParser decides.
+  enum class NewlineEscape : uint8_t { kBadEscape, kNeedsVersion, kAllowed };
+  void SetNewlineEscape(NewlineEscape mode) { newline_escape_ = mode; }
+  NewlineEscape newline_escape() const { return newline_escape_; }
+
   // Formats "FILE:LINE: message" plus the source line and a caret, into *err.
   bool Error(std::string_view message, std::string* err) const;
   std::string DescribeLastError() const;
@@ -51,6 +60,7 @@ class Lexer {
   std::string_view input_;
   const char* ofs_ = nullptr;
   const char* last_token_ = nullptr;
+  NewlineEscape newline_escape_ = NewlineEscape::kBadEscape;
 };
 
 }  // namespace ronin

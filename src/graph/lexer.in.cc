@@ -221,6 +221,19 @@ bool Lexer::ReadEvalString(EvalString* eval, bool path, std::string* err) {
         eval->AddVariable(view(start + 1, p - start - 1));
         continue;
       }
+      "$^" {
+        if (newline_escape_ == NewlineEscape::kAllowed) {
+          eval->AddText("\n");  // static text: never merged with the buffer's
+          continue;
+        }
+        if (newline_escape_ == NewlineEscape::kNeedsVersion) {
+          // As Ninja 1.14 reports it: at the last token, not at the escape.
+          return Error("using $^ escape requires specifying 'ninja_required_version' with version "
+                       "greater or equal 1.14", err);
+        }
+        last_token_ = reinterpret_cast<const char*>(start);
+        return Error("bad $-escape (literal $ must be written as $$)", err);
+      }
       "$" [^] {
         last_token_ = reinterpret_cast<const char*>(start);
         return Error("bad $-escape (literal $ must be written as $$)", err);

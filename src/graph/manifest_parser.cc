@@ -86,10 +86,17 @@ bool ManifestParser::OpenFile(const std::string& filename, Scope* env, std::stri
   return true;
 }
 
+void ManifestParser::ResumeTopFile() {
+  lexer_ = files_.back().lexer;
+  env_ = files_.back().env;
+  // Once any file asked for 1.14, a refused $^ gets 1.14's message.
+  if (asked_for_1_14_ && lexer_.newline_escape() == Lexer::NewlineEscape::kBadEscape)
+    lexer_.SetNewlineEscape(Lexer::NewlineEscape::kNeedsVersion);
+}
+
 bool ManifestParser::ParseFiles(std::string* err) {
   while (!files_.empty()) {
-    lexer_ = files_.back().lexer;
-    env_ = files_.back().env;
+    ResumeTopFile();
     bool opened = false;
     if (!ParseStatements(err, &opened)) return false;
     if (opened) continue;  // an included file is now on top
@@ -97,8 +104,7 @@ bool ManifestParser::ParseFiles(std::string* err) {
     files_.pop_back();
     if (files_.empty()) break;
     // Back in the includer, right after the include statement's path.
-    lexer_ = files_.back().lexer;
-    env_ = files_.back().env;
+    ResumeTopFile();
     if (!ExpectToken(Lexer::NEWLINE, err)) return false;
     files_.back().lexer = lexer_;
   }
@@ -130,7 +136,14 @@ bool ManifestParser::ParseStatements(std::string* err, bool* opened) {
         std::string value = let_value.Evaluate(*env_);
         if (ValueTooLarge(value)) return ValueTooLargeError(name, err);
         // Checked at once, so an old binary stops before tripping over newer syntax.
-        if (name == "ninja_required_version") CheckNinjaVersion(value);
+        if (name == "ninja_required_version") {
+          CheckNinjaVersion(value);
+          // As in Ninja 1.14, for the rest of this file only (not its includes).
+          if (VersionAtLeast(value, 1, 14)) {
+            asked_for_1_14_ = true;
+            lexer_.SetNewlineEscape(Lexer::NewlineEscape::kAllowed);
+          }
+        }
         env_->AddBinding(state_->InternName(name), state_->arena()->Copy(value));
         break;
       }
@@ -151,10 +164,18 @@ bool ManifestParser::ParseStatements(std::string* err, bool* opened) {
   }
 }
 
+bool VersionAtLeast(const std::string& version, int major, int minor) {
+  int file_major, file_minor;
+  ParseVersion(version.c_str(), &file_major, &file_minor);
+  return file_major > major || (file_major == major && file_minor >= minor);
+}
+
 void ManifestParser::CheckNinjaVersion(std::string_view version) {
   std::string required(version);
   int bin_major, bin_minor, file_major, file_minor;
-  ParseVersion(kNinjaVersion, &bin_major, &bin_minor);
+  // The manifest language of 1.14 ($^) is understood, so a file that
+  // requires 1.14 is accepted; messages still name the release matched.
+  ParseVersion(kManifestLanguageVersion, &bin_major, &bin_minor);
   ParseVersion(required.c_str(), &file_major, &file_minor);
   if (bin_major > file_major) {
     warned_ = true;

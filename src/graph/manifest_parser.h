@@ -51,6 +51,8 @@ class ManifestParser {
   bool OpenFile(const std::string& filename, Scope* env, std::string* err, Lexer* includer);
   // Parses until the stack of files is empty.
   bool ParseFiles(std::string* err);
+  // Makes the top file's lexer and scope the current ones.
+  void ResumeTopFile();
   // Parses the files opened, then gives nodes their users (State::LinkUsers).
   bool ParseFilesAndLinkUsers(std::string* err);
   // Parses the top file's statements until its end, or until an include
@@ -109,6 +111,8 @@ class ManifestParser {
   // keeps the edge as a user (as in Ninja), once per input dropped.
   std::vector<std::pair<Edge*, Node*>> extra_users_;
   bool warned_ = false;
+  // Some file said ninja_required_version >= 1.14 (the $^ escape).
+  bool asked_for_1_14_ = false;
 };
 
 }  // namespace ronin

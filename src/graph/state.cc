@@ -194,6 +194,20 @@ void State::Reset() {
   }
 }
 
+void State::ForgetVerdicts() {
+  for (Node& node : nodes_) {
+    node.dirty = false;
+    // A missing phony output took its newest input's mtime: worked out again.
+    if (node.existence == Node::Existence::kMissing) node.mtime = 0;
+  }
+  for (Edge* edge : edges()) {
+    edge->outputs_ready = false;
+    edge->ForgetReadyInputs();
+    edge->mark = Edge::Visit::kNone;
+    edge->prev_elapsed_time_millis = -1;  // read from the log again: it may have run since
+  }
+}
+
 Scope* State::NewScope(Scope* parent) {
   scopes_.emplace_back(parent);
   return &scopes_.back();

@@ -103,6 +103,11 @@ class State {
 
   // Forgets everything learned from the disk (mtimes, dirtiness).
   void Reset();
+  // Forgets what the last scan decided (dirtiness, visits, readiness,
+  // previous durations) but keeps what it read from the disk: the stats of
+  // files and the discovered deps loaded. --watch scans again so, having
+  // stat'ed only the files that changed (Node::Stat).
+  void ForgetVerdicts();
 
   void set_observer(NodeObserver* observer) { observer_ = observer; }
   // True once any edge has a dyndep binding.

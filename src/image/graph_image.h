@@ -102,7 +102,10 @@ class GraphImageReader {
     kDamaged,  // damaged after the State was partly filled: parse into a fresh one
   };
   // Loads `path` if its key matches `current`.
-  static Result Load(const char* path, const GraphImageKey& current, State* state);
+  // `files_read`, when set, gets the paths of the manifest files the image
+  // was made from (once it is loaded).
+  static Result Load(const char* path, const GraphImageKey& current, State* state,
+                     std::vector<std::string>* files_read = nullptr);
   // Loads an image body (the key already checked) into `state`; the body
   // must stay alive as long as the State. For the loader and the fuzzer.
   // `verify_blocks` false skips the blocks' hashes (the fuzzer).

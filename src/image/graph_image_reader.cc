@@ -81,7 +81,8 @@ class FileImageBlocks : public ImageBlocks {
 
 }  // namespace
 
-GraphImageReader::Result GraphImageReader::Load(const char* path, const GraphImageKey& current, State* state) {
+GraphImageReader::Result GraphImageReader::Load(const char* path, const GraphImageKey& current, State* state,
+                                                std::vector<std::string>* files_read) {
   int fd = OpenFile(path, O_RDONLY);
   if (fd < 0) return Result::kMiss;
   struct FdCloser {
@@ -115,8 +116,10 @@ GraphImageReader::Result GraphImageReader::Load(const char* path, const GraphIma
     return Result::kMiss;
   FileImageBlocks blocks(fd, header.body_size - sizeof strings_size - strings_size);
   std::string err;
-  return LoadParts(std::string_view(strings, strings_size), &blocks, state, &err) ? Result::kLoaded
-                                                                                  : Result::kDamaged;
+  if (!LoadParts(std::string_view(strings, strings_size), &blocks, state, &err)) return Result::kDamaged;
+  if (files_read)
+    for (const ManifestStamp& file : key.files) files_read->push_back(file.path);
+  return Result::kLoaded;
 }
 
 // The body's sections, read in the order GraphImageWriter::Encoder wrote

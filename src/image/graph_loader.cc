@@ -46,7 +46,7 @@ GraphLoad LoadGraph(State* state, DiskInterface* disk, const GraphLoadOptions& o
   GraphImageKey key = GraphImageKey::ForOptions(options.input_file, options.phony_cycle_is_error);
   if (options.use_image) {
     auto start = std::chrono::steady_clock::now();
-    switch (GraphImageReader::Load(kGraphImagePath, key, state)) {
+    switch (GraphImageReader::Load(kGraphImagePath, key, state, options.manifest_files)) {
       case GraphImageReader::Result::kLoaded:
         RecordImageLoad(start);
         state->NoteReservedNames();
@@ -64,8 +64,12 @@ GraphLoad LoadGraph(State* state, DiskInterface* disk, const GraphLoadOptions& o
     StampingFileReader stamping(disk, &key.files);
     ManifestParserOptions parser_options;
     parser_options.phony_cycle_is_error = options.phony_cycle_is_error;
-    ManifestParser parser(state, options.write_image ? &stamping : static_cast<FileReader*>(disk), parser_options);
-    if (!parser.Load(options.input_file, err)) return GraphLoad::kError;
+    bool stamp = options.write_image || options.manifest_files;
+    ManifestParser parser(state, stamp ? &stamping : static_cast<FileReader*>(disk), parser_options);
+    bool parsed = parser.Load(options.input_file, err);
+    if (options.manifest_files)
+      for (const ManifestStamp& file : key.files) options.manifest_files->push_back(file.path);
+    if (!parsed) return GraphLoad::kError;
     // A parse that warned is not imaged: loading would not warn again.
     imageable = !parser.warned() && stamping.complete();
   }

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "image/graph_image.h"
 
@@ -16,6 +17,10 @@ struct GraphLoadOptions {
   bool phony_cycle_is_error = false;
   bool use_image = true;    // load a current image instead of parsing
   bool write_image = true;  // after a parse, write the image (in *writer)
+  // When set: filled with the path of every manifest file the graph came
+  // from, the input file and what it includes, as read (--watch watches
+  // them); on a failed parse, the files read up to the failure.
+  std::vector<std::string>* manifest_files = nullptr;
 };
 
 enum class GraphLoad {

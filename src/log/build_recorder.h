@@ -39,6 +39,7 @@ struct FinishedCommand {
   int64_t peak_rss_bytes = -1;  // of its process tree; -1: unknown
   int unchanged_outputs = -1;   // outputs the early cutoff found unchanged; -1: not looked at
   bool cached = false;          // restored from the build cache, not run
+  const std::string* output = nullptr;  // what it printed (stdout and stderr), as the status shows it
   // What it did to files, when it ran under --audit's monitor; null otherwise.
   std::shared_ptr<const FileAccesses> accesses;
   bool success() const { return status == kExitSuccess; }
@@ -50,6 +51,15 @@ class BuildRecorder {
   // A command ended, failed or not; a successful one's outputs have been
   // checked and the plan has moved on. False with *err stops the build.
   virtual bool Record(const FinishedCommand& command, std::string* err) = 0;
+};
+
+// Told of each edge the scan found out of date by its mtimes but did not
+// plan, its inputs' content being what it was built from (--content-hash):
+// .ronin_state's record for -t trace (edge_outcome.h), the event stream.
+class SkipRecorder {
+ public:
+  virtual ~SkipRecorder() = default;
+  virtual void Skipped(const Edge* edge) = 0;
 };
 
 // The recorders of a build, each told in turn.

@@ -130,4 +130,28 @@ bool DepLoader::LoadFromDepsLog(Edge* edge, std::string* err) {
   return true;
 }
 
+void ForgetDiscoveredDeps(const State& state, Edge* edge) {
+  edge->deps_loaded = false;
+  if (edge->discovered_deps == 0) return;
+  size_t order_only = static_cast<size_t>(edge->order_only_deps);
+  size_t discovered = static_cast<size_t>(edge->discovered_deps);
+  size_t declared = edge->inputs.size() - order_only - discovered;
+  Node** first_discovered = edge->inputs.begin() + declared;
+  // NoteUser made the edge a user of some: it was the last one added.
+  for (Node** input = first_discovered; input != first_discovered + discovered; ++input) {
+    Node* node = *input;
+    if (!node->in_edge && !state.uses_dyndep()) continue;
+    auto user = std::find(node->out_edges.rbegin(), node->out_edges.rend(), edge);
+    if (user != node->out_edges.rend()) node->out_edges.erase(&*user, &*user + 1);
+  }
+  CompactVector<Node*> inputs;
+  inputs.reserve(declared + order_only);
+  for (size_t i = 0; i < declared; ++i) inputs.push_back(edge->inputs[i]);
+  for (size_t i = declared + discovered; i < edge->inputs.size(); ++i) inputs.push_back(edge->inputs[i]);
+  edge->inputs = inputs;
+  edge->ForgetReadyInputs();
+  edge->implicit_deps -= edge->discovered_deps;
+  edge->discovered_deps = 0;
+}
+
 }  // namespace ronin

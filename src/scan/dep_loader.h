@@ -41,6 +41,13 @@ class DepLoader {
   Explanations* explanations_;
 };
 
+// Undoes LoadDeps for `edge` (whose command has run since, so its deps log
+// record or depfile may say otherwise now): its discovered inputs go, and
+// the next scan loads them again. A new input list is made rather than the
+// old one shortened: the old may be a deps log record's block, which that
+// record still reads. For --watch, which scans the same graph again.
+void ForgetDiscoveredDeps(const State& state, Edge* edge);
+
 }  // namespace ronin
 
 #endif  // RONIN_SCAN_DEP_LOADER_H_

@@ -9,6 +9,7 @@
 #include "base/disk.h"
 #include "graph/graph.h"
 #include "log/build_log.h"
+#include "log/build_recorder.h"
 #include "scan/content_hash_store.h"
 #include "scan/explain.h"
 
@@ -214,6 +215,7 @@ bool DependencyScan::RecomputeOutputsDirty(Edge* edge, Node* most_recent_input, 
   if (stale.reason.empty()) return true;
   if (content_->InputsUnchanged(edge)) {
     ExplainUnchangedContent(edge, stale.threshold);
+    for (SkipRecorder* recorder : skip_recorders_) recorder->Skipped(edge);
     if (content_skips_) content_skips_->push_back(edge);
     return true;
   }

@@ -15,6 +15,7 @@ namespace ronin {
 
 class BuildLog;
 class ContentHashStore;
+class SkipRecorder;
 class DepsLog;
 class DiskInterface;
 class Explanations;
@@ -50,6 +51,9 @@ class DependencyScan {
   // --content-hash: mtime verdicts are checked against content (null: off).
   void set_content_store(ContentHashStore* store) { content_ = store; }
   ContentHashStore* content_store() const { return content_; }
+  // Who hears of the edges skipped by content as the scan finds them (the
+  // event stream); -t trace's record follows from their settlement.
+  void add_skip_recorder(SkipRecorder* recorder) { skip_recorders_.push_back(recorder); }
   // Where the edges found clean by content (not by mtimes) are appended,
   // to be settled (sched/skip_settlement.h). Null: nowhere.
   void set_content_skips(std::vector<Edge*>* skips) { content_skips_ = skips; }
@@ -99,6 +103,7 @@ class DependencyScan {
   DiskInterface* disk_;
   Explanations* explanations_;
   ContentHashStore* content_ = nullptr;
+  std::vector<SkipRecorder*> skip_recorders_;
   std::vector<Edge*>* content_skips_ = nullptr;
   DepLoader dep_loader_;
   DyndepLoader dyndep_loader_;

@@ -212,6 +212,7 @@ FinishedCommand Builder::Collect(const CommandRunner::Result& result, const std:
   command.deps = deps;
   command.peak_rss_bytes = result.peak_rss_bytes;
   command.cached = result.cached;
+  command.output = &result.output;
   command.accesses = result.accesses;
   return command;
 }

@@ -59,6 +59,9 @@ class SkipSettlement : public BuildRecorder {
   // An output that cannot be dated is left (with a warning) to Ninja's
   // rules; false with *err when a log cannot be written.
   bool Settle(int at_millis, std::string* err);
+  // --watch: a new round, in which an edge settled in an earlier one may
+  // be skipped, and settled, again.
+  void ForgetSettled() { settled_.clear(); }
   // BuildRecorder: settles what was skipped while the plan moved on after
   // `command` (a restat or early cutoff cleaning, a dyndep file loaded).
   bool Record(const FinishedCommand& command, std::string* err) override {

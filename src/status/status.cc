@@ -18,6 +18,11 @@ StatusPrinter::StatusPrinter(const BuildConfig& config)
   if (config_.verbosity != BuildConfig::Verbosity::kNormal) printer_.set_smart_terminal(false);
   status_format_ = getenv("NINJA_STATUS");
   if (!status_format_) status_format_ = "[%f/%t] ";
+  if (config_.has_status_format) {
+    std::string err;
+    if (!variable_format_.Parse(config_.status_format, &err)) Fatal("%s", err.c_str());
+    has_variable_format_ = true;
+  }
 }
 
 void StatusPrinter::EdgeAddedToPlan(const Edge* edge) {
@@ -134,12 +139,19 @@ void StatusPrinter::PrintStatusLine(const Edge* edge, int64_t time_millis) {
     return;
   RecalculateProgressPrediction();
   bool full_command = config_.verbosity == BuildConfig::Verbosity::kVerbose;
-  std::string text = edge->GetBinding(Rule::kDescription);
-  if (text.empty() || full_command) text = edge->GetBinding(Rule::kCommand);
-  std::string line = FormatProgressStatus(status_format_, time_millis) + text;
+  // NINJA_STATUS is a prefix of the description; --status places it.
+  std::string line = has_variable_format_ ? FormatStatusVariables(variable_format_.eval(), edge)
+                                          : FormatProgressStatus(status_format_, time_millis) + DescriptionOf(edge);
   status_edge_ = edge;
   status_time_millis_ = time_millis;
   printer_.Print(std::move(line), full_command ? LinePrinter::FULL : LinePrinter::ELIDE);
+}
+
+std::string StatusPrinter::DescriptionOf(const Edge* edge) const {
+  std::string text = edge->GetBinding(Rule::kDescription);
+  if (text.empty() || config_.verbosity == BuildConfig::Verbosity::kVerbose)
+    text = edge->GetBinding(Rule::kCommand);
+  return text;
 }
 
 void StatusPrinter::RecalculateProgressPrediction() {
@@ -187,9 +199,9 @@ std::string FormatRate(double rate) {
   return StringPrintf("%.1f", rate);
 }
 
-std::string FormatDuration(char kind, double seconds, bool with_hours) {
+std::string FormatDuration(bool in_seconds, double seconds, bool with_hours) {
   if (seconds < 0) return "?";
-  if (kind == 'e' || kind == 'E') return StringPrintf("%.3f", seconds);
+  if (in_seconds) return StringPrintf("%.3f", seconds);
   int64_t t = static_cast<int64_t>(seconds);
   if (with_hours)
     return StringPrintf("%" PRId64 ":%02" PRId64 ":%02" PRId64, t / 3600, (t % 3600) / 60, t % 60);
@@ -197,6 +209,63 @@ std::string FormatDuration(char kind, double seconds, bool with_hours) {
 }
 
 }  // namespace
+
+void StatusPrinter::AppendField(StatusField field, std::string* out) const {
+  switch (field) {
+    case StatusField::kStarted:
+      *out += std::to_string(started_edges_);
+      break;
+    case StatusField::kTotal:
+      *out += std::to_string(total_edges_);
+      break;
+    case StatusField::kRunning:
+      *out += std::to_string(running_edges_);
+      break;
+    case StatusField::kRemaining:
+      *out += std::to_string(total_edges_ - started_edges_);
+      break;
+    case StatusField::kFinished:
+      *out += std::to_string(finished_edges_);
+      break;
+    case StatusField::kRate:
+      *out += FormatRate(finished_edges_ / (time_millis_ / 1e3));
+      break;
+    case StatusField::kCurrentRate:
+      current_rate_.Update(finished_edges_, time_millis_);
+      *out += FormatRate(current_rate_.rate());
+      break;
+    case StatusField::kProgress: {
+      int percent = 0;
+      if (finished_edges_ != 0 && total_edges_ != 0) percent = (100 * finished_edges_) / total_edges_;
+      *out += StringPrintf("%3i%%", percent);
+      break;
+    }
+    case StatusField::kElapsedSeconds:
+    case StatusField::kEtaSeconds:
+    case StatusField::kElapsed:
+    case StatusField::kEta: {
+      double elapsed = time_millis_ / 1e3;
+      double eta = -1;
+      if (time_predicted_fraction_ != 0.0) {
+        double total_wall = time_millis_ / time_predicted_fraction_;
+        eta = (total_wall - time_millis_) / 1e3;
+      }
+      bool with_hours = elapsed >= 3600 || eta >= 3600;
+      bool is_eta = field == StatusField::kEtaSeconds || field == StatusField::kEta;
+      bool in_seconds = field == StatusField::kElapsedSeconds || field == StatusField::kEtaSeconds;
+      *out += FormatDuration(in_seconds, is_eta ? eta : elapsed, with_hours);
+      break;
+    }
+    case StatusField::kPredictedProgress:
+      *out += StringPrintf("%3i%%", static_cast<int>(100. * time_predicted_fraction_));
+      break;
+    case StatusField::kCacheHits:
+      *out += cache_counts_ ? cache_counts_->HitsOfLookups() : "0/0";
+      break;
+    case StatusField::kDescription:
+      break;  // not a counter: FormatStatusVariables knows the edge
+  }
+}
 
 std::string StatusPrinter::FormatProgressStatus(const char* format, int64_t time_millis) const {
   (void)time_millis;
@@ -207,67 +276,40 @@ std::string StatusPrinter::FormatProgressStatus(const char* format, int64_t time
       continue;
     }
     ++s;
-    switch (*s) {
-      case '%':
-        out.push_back('%');
-        break;
-      case 's':
-        out += std::to_string(started_edges_);
-        break;
-      case 't':
-        out += std::to_string(total_edges_);
-        break;
-      case 'r':
-        out += std::to_string(running_edges_);
-        break;
-      case 'u':
-        out += std::to_string(total_edges_ - started_edges_);
-        break;
-      case 'f':
-        out += std::to_string(finished_edges_);
-        break;
-      case 'o':
-        out += FormatRate(finished_edges_ / (time_millis_ / 1e3));
-        break;
-      case 'c':
-        current_rate_.Update(finished_edges_, time_millis_);
-        out += FormatRate(current_rate_.rate());
-        break;
-      case 'p': {
-        int percent = 0;
-        if (finished_edges_ != 0 && total_edges_ != 0) percent = (100 * finished_edges_) / total_edges_;
-        out += StringPrintf("%3i%%", percent);
-        break;
-      }
-      case 'e':
-      case 'w':
-      case 'E':
-      case 'W': {
-        double elapsed = time_millis_ / 1e3;
-        double eta = -1;
-        if (time_predicted_fraction_ != 0.0) {
-          double total_wall = time_millis_ / time_predicted_fraction_;
-          eta = (total_wall - time_millis_) / 1e3;
-        }
-        bool with_hours = elapsed >= 3600 || eta >= 3600;
-        double seconds = (*s == 'e' || *s == 'w') ? elapsed : eta;
-        out += FormatDuration(*s, seconds, with_hours);
-        break;
-      }
-      case 'P':
-        out += StringPrintf("%3i%%", static_cast<int>(100. * time_predicted_fraction_));
-        break;
-      case 'C':
-        // Without --cache, an unknown placeholder as in Ninja.
-        if (config_.ronin.cache.empty()) Fatal("unknown placeholder '%%%c' in $NINJA_STATUS", *s);
-        out += cache_counts_ ? cache_counts_->HitsOfLookups() : "0/0";
-        break;
-      default:
-        Fatal("unknown placeholder '%%%c' in $NINJA_STATUS", *s);
+    StatusField field;
+    if (*s == '%') {
+      out.push_back('%');
+    } else if (PercentField(*s, &field) && (field != StatusField::kCacheHits || !config_.ronin.cache.empty())) {
+      // (Without --cache, %C is an unknown placeholder as in Ninja.)
+      AppendField(field, &out);
+    } else {
+      Fatal("unknown placeholder '%%%c' in $NINJA_STATUS", *s);
     }
     if (*s == '\0') break;
   }
   return out;
+}
+
+// The variables of a --status format, as an Env the format evaluates in.
+class StatusPrinter::VariableEnv : public Env {
+ public:
+  VariableEnv(const StatusPrinter& printer, const Edge* edge) : printer_(printer), edge_(edge) {}
+  void AppendVariable(std::string_view name, std::string* out) const override {
+    StatusField field;
+    if (!VariableField(name, &field)) Fatal("unknown variable '%s' in --status format", std::string(name).c_str());
+    if (field == StatusField::kDescription)
+      out->append(printer_.DescriptionOf(edge_));
+    else
+      printer_.AppendField(field, out);
+  }
+
+ private:
+  const StatusPrinter& printer_;
+  const Edge* edge_;
+};
+
+std::string StatusPrinter::FormatStatusVariables(const EvalString& format, const Edge* edge) const {
+  return format.Evaluate(VariableEnv(*this, edge));
 }
 
 }  // namespace ronin

@@ -12,6 +12,7 @@
 #include "base/build_config.h"
 #include "base/exit_status.h"
 #include "status/line_printer.h"
+#include "status/status_format.h"
 
 namespace ronin {
 
@@ -62,6 +63,9 @@ class StatusPrinter : public Status {
   // Expands NINJA_STATUS placeholders (%s %t %p ...); fatal on unknown ones
   // (%C, the build cache's hits/lookups, is known only with --cache).
   std::string FormatProgressStatus(const char* format, int64_t time_millis) const;
+  // Expands a --status format for `edge` ($description is its description,
+  // or its command); fatal on an unknown variable.
+  std::string FormatStatusVariables(const EvalString& format, const Edge* edge) const;
 
   // For a view drawn below the status line (status/live_status.h): `hook` runs
   // before anything scrolls the status line up; PrintOnNewLine prints
@@ -81,6 +85,12 @@ class StatusPrinter : public Status {
   void PrintStatusLine(const Edge* edge, int64_t time_millis);
   void PrintExplanations(const Edge* edge);
   void RecalculateProgressPrediction();
+  // Appends what `field` shows now (not kDescription).
+  void AppendField(StatusField field, std::string* out) const;
+  // The text a status line shows for `edge`: its description, or its
+  // command when it has none or with -v.
+  std::string DescriptionOf(const Edge* edge) const;
+  class VariableEnv;
 
   // Finish rate over the last N (= -j) completions, for %c.
   class SlidingRate {
@@ -100,7 +110,9 @@ class StatusPrinter : public Status {
   const Explanations* explanations_ = nullptr;
   const CacheCounts* cache_counts_ = nullptr;
   LinePrinter printer_;
-  const char* status_format_;
+  const char* status_format_;  // NINJA_STATUS, unless --status was given
+  bool has_variable_format_ = false;
+  StatusFormat variable_format_;  // --status
   int started_edges_ = 0, finished_edges_ = 0, total_edges_ = 0, running_edges_ = 0;
   int64_t time_millis_ = 0;
   // For the time prediction: edges with and without a previous duration.

@@ -13,6 +13,7 @@ namespace ronin {
 
 class NinjaMain;
 class BuildHistory;
+class EventHistory;
 class StateFile;
 class State;
 struct Node;
@@ -86,6 +87,9 @@ void PrintRaw(const std::string& text);
 // (skip_settlement.h) are left out: they ran nothing. False after an error
 // worded as the other tools word a log they cannot load.
 bool LoadBuildHistory(NinjaMain* ninja, StateFile* state_file, BuildHistory* history);
+// Reads an event stream (-e FILE) for the same tools; false after an
+// error message.
+bool LoadEventHistory(NinjaMain* ninja, const std::string& path, EventHistory* events);
 
 // Writes `text` to the file at `path`, or to stdout if `path` is empty.
 // False after an error message.

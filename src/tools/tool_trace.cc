@@ -1,4 +1,5 @@
-// `ninja -t trace [-a] [-o FILE]`: the last build recorded in .ninja_log as
+// `ninja -t trace [-a] [-e EVENTS] [-o FILE]`: the last build recorded in
+// .ninja_log (or in an event stream, --events) as
 // Chrome trace event JSON (what chrome://tracing and Perfetto load). One
 // complete event per command, named for its first output, with its rule as
 // category, laid out on job slots as thread ids. Where ronin's own state
@@ -13,6 +14,7 @@
 
 #include "base/util.h"
 #include "driver/ninja_main.h"
+#include "events/event_history.h"
 #include "graph/graph.h"
 #include "insight/build_history.h"
 #include "insight/critical_path.h"
@@ -162,6 +164,7 @@ int TraceUsage() {
       "\n"
       "options:\n"
       "  -a       every output's latest entry, from whichever build, not only the last build\n"
+      "  -e FILE  read the builds from an event stream (--events) instead of .ninja_log\n"
       "  -o FILE  write to FILE instead of stdout\n"
       "  -h       print this message\n");
   return 1;
@@ -169,13 +172,31 @@ int TraceUsage() {
 
 }  // namespace
 
+// What an event stream told of its last build's runs (with -a, of none:
+// the runs come from several builds) and skips.
+RecordedOutcomes OutcomesFromEvents(const EventHistory& events, size_t job_count, bool every_output) {
+  RecordedOutcomes result;
+  result.of_job.assign(job_count, nullptr);
+  if (every_output) return result;
+  result.storage = events.LastBuildOutcomes();
+  for (size_t i = 0; i < job_count && i < result.storage.size(); ++i) result.of_job[i] = &result.storage[i];
+  for (std::string_view output : events.LastBuildSkips()) {
+    EdgeOutcome skip;
+    skip.skipped_by_content_hash = true;
+    result.skipped.emplace_back(output, skip);
+  }
+  return result;
+}
+
 int ToolTrace(NinjaMain* ninja, const Options*, int argc, char** argv) {
   ToolArgs args(argc, argv);
   bool every_output = false;
-  std::string output_path;
-  for (int opt; (opt = args.Next("aho:")) != -1;) {
+  std::string output_path, events_path;
+  for (int opt; (opt = args.Next("ae:ho:")) != -1;) {
     if (opt == 'a') {
       every_output = true;
+    } else if (opt == 'e') {
+      events_path = optarg;
     } else if (opt == 'o') {
       output_path = optarg;
     } else {
@@ -183,11 +204,21 @@ int ToolTrace(NinjaMain* ninja, const Options*, int argc, char** argv) {
     }
   }
   if (args.rest_count() > 0) return TraceUsage();
+  // Whichever the jobs come from holds the text their paths point into.
   BuildHistory history;
+  EventHistory events;
   StateFile state_file;  // ronin's own record of those runs, where there is one
-  if (!LoadBuildHistory(ninja, &state_file, &history)) return 1;
-  std::vector<LoggedJob> jobs = every_output ? history.LatestOfEveryOutput() : history.LastBuild();
-  RecordedOutcomes outcomes = MatchOutcomes(state_file, jobs);
+  std::vector<LoggedJob> jobs;
+  RecordedOutcomes outcomes;
+  if (!events_path.empty()) {
+    if (!LoadEventHistory(ninja, events_path, &events)) return 1;
+    jobs = every_output ? events.LatestOfEveryOutput() : events.LastBuild();
+    outcomes = OutcomesFromEvents(events, jobs.size(), every_output);
+  } else {
+    if (!LoadBuildHistory(ninja, &state_file, &history)) return 1;
+    jobs = every_output ? history.LatestOfEveryOutput() : history.LastBuild();
+    outcomes = MatchOutcomes(state_file, jobs);
+  }
   std::string json = TraceJson(ninja->state_, jobs, EdgesOfJobs(ninja->state_, jobs), outcomes);
   return WriteToolOutput(output_path, json) ? 0 : 1;
 }

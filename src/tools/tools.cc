@@ -11,6 +11,7 @@
 #include "base/disk.h"
 #include "base/util.h"
 #include "driver/ninja_main.h"
+#include "events/event_history.h"
 #include "insight/build_history.h"
 #include "log/edge_outcome.h"
 #include "log/state_file.h"
@@ -36,6 +37,14 @@ bool LoadBuildHistory(NinjaMain* ninja, StateFile* state_file, BuildHistory* his
     return IsSkipLine(*state_file, output, start_ms, end_ms);
   });
   return true;
+}
+
+bool LoadEventHistory(NinjaMain* ninja, const std::string& path, EventHistory* events) {
+  ninja->build_dir_ = std::string(ninja->state_.root_scope()->LookupVariable("builddir"));
+  std::string err;
+  if (events->Load(path, &err)) return true;
+  Error("reading event stream: %s", err.c_str());
+  return false;
 }
 
 bool WriteToolOutput(const std::string& path, const std::string& text) {

@@ -34,7 +34,7 @@ COMMANDS = ["touch $out", "echo $in > $out", "touch $out # $x", "false", "exit 3
             "printf '$out: $in n.h\\n' > $out.d && touch $out", "echo [$in_newline] && touch $out",
             "cp $rspfile $out", "touch $out && echo warning >&2"]
 BROKEN_LINES = ["  x = 1", "build", "rule", "default", "pool", "include nope.ninja", "subninja $x", "x", "x =",
-                "$x = 1", "ninja_required_version = 1.14", "ninja_required_version = 1.3", "builddir = bd",
+                "$x = 1", "ninja_required_version = 1.15", "ninja_required_version = 1.3", "builddir = bd",
                 "\tbuild a: phony", "build a: phony b\nbuild a: phony c", "rule r0\n  command = x",
                 "build q: phony q", "build b: phony c\nbuild c: phony b"]
 

@@ -1,16 +1,21 @@
-// Fuzz target: NINJA_STATUS formatting (StatusPrinter::FormatProgressStatus)
-// driven through a random sequence of build events, plus ElideMiddle.
+// Fuzz target: status formatting, NINJA_STATUS's %-placeholders
+// (StatusPrinter::FormatProgressStatus) and --status's $variables
+// (StatusFormat, FormatStatusVariables), driven through a random sequence of
+// build events, plus ElideMiddle.
 //
-// Input (FuzzedDataProvider): a format string, the previous durations of
-// the edges, then the events of a build (edges added to the plan, removed,
-// started and finished in a valid order on a monotonic clock, with exit
-// codes and output), formatting the status after each one.
-// An unknown placeholder is fatal by design (exit 1, like Ninja; covered by
-// the death test in tests/unit/status_test.cc). So in 7 inputs out of 8
-// every '%' of the fuzzed format is first made to name a known placeholder;
-// the 8th keeps the format as it is, and the fatal error (which fuzz builds
-// throw as FuzzFatalError, base/util.h) must then be that one. The printer writes
-// to stdout, which is pointed at /dev/null.
+// Input (FuzzedDataProvider): a format string, which kind it is, the
+// previous durations of the edges, then the events of a build (edges added
+// to the plan, removed, started and finished in a valid order on a
+// monotonic clock, with exit codes and output), formatting the status after
+// each one.
+// An unknown placeholder or variable, and a --status that does not lex, are
+// fatal by design (exit 1, like Ninja; covered by the death tests in
+// tests/unit/status_test.cc). So in 7 inputs out of 8 the fuzzed format is
+// first made to name known ones only (each '%' a known placeholder; for
+// --status, each byte picks a known variable, escape or literal piece); the
+// 8th keeps the format as it is, and the fatal error (which fuzz builds
+// throw as FuzzFatalError, base/util.h) must then be one of those. The printer
+// writes to stdout, which is pointed at /dev/null.
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,6 +32,7 @@
 #include "graph/state.h"
 #include "status/line_printer.h"
 #include "status/status.h"
+#include "status/status_format.h"
 
 using namespace ronin;
 
@@ -47,6 +53,21 @@ std::string KnownPlaceholdersOnly(std::string format) {
   }
   return format;
 }
+
+// A --status format made of known pieces, one per byte of `text`. No literal
+// piece starts with a name character: after a bare `$rate` it would lengthen
+// the name (`$ratex`) into an unknown variable.
+std::string KnownVariablesOnly(const std::string& text) {
+  static const char* const kPieces[] = {
+      "$started", "${total}", "$progress", "$running", "$remaining", "$finished", "$rate", "$current_rate",
+      "$elapsed_seconds", "$eta_seconds", "$elapsed", "$eta", "$predicted_progress", "$description",
+      "${description}", "$$", "$ ", "$:", "[", "] ", "/", " ", "$\n   ", "\x1b[32m", "(x.y)", "%"};
+  std::string format;
+  for (unsigned char byte : text) format += kPieces[byte % (sizeof(kPieces) / sizeof(kPieces[0]))];
+  return format;
+}
+
+bool StartsWith(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 
 const int kEdges = 12;
 State* g_state;
@@ -74,32 +95,42 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   return 0;
 }
 
-void RunBuild(FuzzedDataProvider* provider, const std::string& format);
+void RunBuild(FuzzedDataProvider* provider, const std::string& format, bool variables);
 
 // A build as the builder reports it: edges enter the plan (and may leave it
 // before starting), start, and finish in order, on a monotonic clock.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider provider(data, size);
   std::string format = provider.ConsumeRandomLengthString(256);
-  bool raw_format = provider.ConsumeIntegralInRange<int>(0, 7) == 0;
-  if (!raw_format) format = KnownPlaceholdersOnly(format);
-  setenv("NINJA_STATUS", format.c_str(), 1);
+  int kind = provider.ConsumeIntegralInRange<int>(0, 15);
+  bool variables = kind >= 8;  // a --status format, else NINJA_STATUS
+  bool raw_format = kind % 8 == 0;
+  if (!raw_format) format = variables ? KnownVariablesOnly(format) : KnownPlaceholdersOnly(format);
+  setenv("NINJA_STATUS", variables ? "%f%%" : format.c_str(), 1);
   try {
-    RunBuild(&provider, format);
+    RunBuild(&provider, format, variables);
   } catch (const FuzzFatalError& e) {
     FUZZ_CHECK(raw_format);
-    FUZZ_CHECK(e.message.rfind("unknown placeholder '%", 0) == 0);
+    if (variables)
+      FUZZ_CHECK(StartsWith(e.message, "invalid --status: --status:") || StartsWith(e.message, "unknown variable '"));
+    else
+      FUZZ_CHECK(StartsWith(e.message, "unknown placeholder '%"));
   }
   return 0;
 }
 
-void RunBuild(FuzzedDataProvider* provider_pointer, const std::string& format) {
+void RunBuild(FuzzedDataProvider* provider_pointer, const std::string& format, bool variables) {
   FuzzedDataProvider& provider = *provider_pointer;
 
   BuildConfig config;
+  config.has_status_format = variables;
+  config.status_format = format;
   config.parallelism = provider.ConsumeIntegralInRange<int>(1, 64);
   config.verbosity = static_cast<BuildConfig::Verbosity>(provider.ConsumeIntegralInRange<int>(0, 3));
-  StatusPrinter status(config);
+  StatusPrinter status(config);  // parses a --status format (fatal if it does not lex)
+  StatusFormat variable_format;
+  std::string err;
+  FUZZ_CHECK(!variables || variable_format.Parse(format, &err));
 
   // Previous durations come from .ninja_log lines (end - start): anything a
   // damaged log holds unless `sane`; -1 means "unknown".
@@ -146,7 +177,8 @@ void RunBuild(FuzzedDataProvider* provider_pointer, const std::string& format) {
       case Phase::kDone:
         break;
     }
-    std::string line = status.FormatProgressStatus(format.c_str(), now);
+    std::string line = variables ? status.FormatStatusVariables(variable_format.eval(), edge)
+                                 : status.FormatProgressStatus(format.c_str(), now);
     ElideMiddle(line, provider.ConsumeIntegralInRange<size_t>(0, 300));
   }
   status.BuildFinished();

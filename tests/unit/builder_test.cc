@@ -7,6 +7,7 @@
 #include "sched/builder.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@
 #include "cache/cache_open.h"
 #include "cache/cache_store.h"
 #include "driver/build_setup.h"
+#include "events/event_stream.h"
 #include "graph/graph.h"
 #include "graph/state.h"
 #include "log/build_log.h"
@@ -613,6 +615,80 @@ TEST_F(BuilderTest, EveryRecorderHearsOfEachCommandOnce) {
   EXPECT_TRUE(build_log_.Lookup("ok.o"));
   EXPECT_FALSE(build_log_.Lookup("bad"));
   deps_log_.Close();
+}
+
+// The event stream (--events) wired as the driver wires it: a stage that
+// hears each start and a recorder told each end.
+class BuilderEventsTest : public BuilderTest {
+ protected:
+  void SetUp() override {
+    std::string err;
+    stream_ = EventStream::Open(dir_.File("events"), &err);
+    ASSERT_TRUE(stream_) << err;
+    stream_->StreamStarted(config_);
+    stream_->BuildStarted(BuildStartEvent());
+    features_.events = stream_.get();
+    features_.explanations = &explanations_;
+  }
+  // The stream's lines of `event`, each without what comes before "edge".
+  std::vector<std::string> Lines(const std::string& event) {
+    std::vector<std::string> lines;
+    std::string text = test::ReadRealFile(dir_.File("events"));
+    for (size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+      std::string line = text.substr(start, end - start);
+      if (line.find("{\"event\":\"" + event + "\"") == 0) lines.push_back(line.substr(line.find("\"edge\"")));
+    }
+    return lines;
+  }
+
+  ScopedTempDir dir_;
+  std::unique_ptr<EventStream> stream_;
+};
+
+TEST_F(BuilderEventsTest, EachCommandStartsAndEndsWithWhatTheLogRecorded) {
+  Parse("build a: cc in\nbuild b: cc a\n");
+  disk_.Create("in");
+  commands_.scripts["a"].output = "warning\n";
+  commands_.scripts["b"].status = kExitFailure;
+  std::string err;
+  EXPECT_EQ(kExitFailure, Build("b", &err));
+  std::vector<std::string> starts = Lines("edge_start");
+  ASSERT_EQ(2u, starts.size());
+  EXPECT_EQ(0u, starts[0].find("\"edge\":0,\"outputs\":[\"a\"],\"command\":\"cc in -o a\""));
+  std::vector<std::string> ends = Lines("edge_end");
+  ASSERT_EQ(2u, ends.size());
+  const BuildLog::Entry* entry = build_log_.Lookup("a");
+  ASSERT_TRUE(entry);
+  EXPECT_NE(std::string::npos, ends[0].find("\"result\":\"success\",\"exit_status\":0,"));
+  EXPECT_NE(std::string::npos, ends[0].find("\"output\":\"warning\\n\""));
+  EXPECT_NE(std::string::npos,
+            ends[0].find(StringPrintf("\"log\":{\"mtime\":%" PRId64 ",\"command_hash\":\"%016" PRIx64 "\"}",
+                                      entry->mtime, entry->command_hash)));
+  EXPECT_NE(std::string::npos, ends[1].find("\"result\":\"failure\",\"exit_status\":1,"));
+  EXPECT_NE(std::string::npos, ends[1].find("\"log\":null"));
+}
+
+TEST_F(BuilderEventsTest, AnInterruptEndsEveryRunningCommandInTheStream) {
+  ParseIndependent(2);
+  config_.parallelism = 2;
+  commands_.scripts["o1"].interrupted = true;
+  std::string err;
+  EXPECT_EQ(kExitInterrupted, Build("all", &err));
+  EXPECT_EQ(2u, Lines("edge_start").size());
+  std::vector<std::string> ends = Lines("edge_end");
+  ASSERT_EQ(2u, ends.size());
+  for (const std::string& end : ends)
+    EXPECT_NE(std::string::npos, end.find("\"result\":\"interrupted\",\"exit_status\":null,")) << end;
+}
+
+TEST_F(BuilderEventsTest, TheReasonsOfACommandAreInTheStream) {
+  explanations_ = Explanations(true);
+  Parse("build a: cc in\n");
+  disk_.Create("in");
+  BuildOk("a");
+  std::vector<std::string> explained = Lines("explain");
+  ASSERT_EQ(1u, explained.size());
+  EXPECT_EQ("\"edge\":0,\"outputs\":[\"a\"],\"reasons\":[\"output a doesn't exist\"]}", explained[0]);
 }
 
 TEST_F(BuilderTest, AJobserversSlotsBoundTheBuildInsteadOfDashJ) {

@@ -665,15 +665,72 @@ TEST(ManifestParserTest, RequiredVersionSatisfiedIsSilent) {
   }
 }
 
+TEST(ManifestParserTest, RequiredVersion114IsAcceptedForItsLanguage) {
+  // ronin reads Ninja 1.14's manifest language ($^), so 1.14 is no error.
+  for (const char* version : {"1.14", "1.14.0", "1.14.0.git"}) {
+    State state;
+    testing::internal::CaptureStderr();
+    EXPECT_TRUE(ParseManifest(&state, std::string("ninja_required_version = ") + version + "\n"));
+    EXPECT_EQ("", testing::internal::GetCapturedStderr()) << version;
+  }
+}
+
+TEST(ManifestParserTest, NewlineEscapeOnceVersion114IsRequired) {
+  State state;
+  ASSERT_TRUE(ParseManifest(&state,
+                            "ninja_required_version = 1.14\n"
+                            "x = a$^b\n"
+                            "rule r\n  command = echo $x$^echo c\n"
+                            "build o$^p: r\n"));
+  EXPECT_EQ("echo a\nb\necho c", Command(state, "o\np"));
+}
+
+TEST(ManifestParserTest, NewlineEscapeWithoutVersion114IsNinja113sBadEscape) {
+  // A manifest that never asks for 1.14 is read as 1.13.2 reads it.
+  const std::string kBadEscape =
+      ": bad $-escape (literal $ must be written as $$)\n  command = a$^b\n             ^ near here";
+  EXPECT_EQ("input:2" + kBadEscape, Error("rule r\n  command = a$^b\n"));
+  EXPECT_EQ("input:3" + kBadEscape, Error("ninja_required_version = 1.13\nrule r\n  command = a$^b\n"));
+}
+
+TEST(ManifestParserTest, NewlineEscapeBeforeTheVersionIsStillABadEscape) {
+  // The parse stops before the file asks for 1.14, as 1.13.2's does.
+  EXPECT_EQ("input:2: bad $-escape (literal $ must be written as $$)\n  command = a$^b\n             ^ near here",
+            Error("rule r\n  command = a$^b\nninja_required_version = 1.14\n"));
+}
+
+// The error a manifest of several files gives (or "<no error>").
+std::string LoadError(const std::string& top, const std::string& sub) {
+  VirtualDisk disk;
+  disk.Create("build.ninja", top);
+  disk.Create("sub.ninja", sub);
+  State state;
+  ManifestParser parser(&state, &disk);
+  std::string err;
+  return parser.Load("build.ninja", &err) ? "<no error>" : err;
+}
+
+TEST(ManifestParserTest, NewlineEscapeIsAllowedPerFileNotInIncludes) {
+  // As in Ninja 1.14: the version counts for the file that sets it only.
+  for (std::string keyword : {"include", "subninja"}) {
+    std::string err = LoadError("ninja_required_version = 1.14\n" + keyword + " sub.ninja\n", "x = a$^b\n");
+    EXPECT_EQ(0u, err.find("sub.ninja:1: using $^ escape")) << err;
+    err = LoadError(keyword + " sub.ninja\nx = a$^b\n", "ninja_required_version = 1.14\ny = c$^d\n");
+    EXPECT_EQ(0u, err.find("build.ninja:2: using $^ escape")) << err;
+  }
+  EXPECT_EQ("<no error>", LoadError("ninja_required_version = 1.14\ninclude sub.ninja\nx = a$^b\n",
+                                    "ninja_required_version = 1.14\ny = c$^d\n"));
+}
+
 TEST(ManifestParserDeathTest, RequiredVersionNewerIsFatal) {
   EXPECT_EXIT(
       {
         State state;
-        (void)ParseManifest(&state, "ninja_required_version = 1.14\n");
+        (void)ParseManifest(&state, "ninja_required_version = 1.15\n");
       },
       testing::ExitedWithCode(1),
       "ninja: fatal: ninja version \\(1\\.13\\.2\\) incompatible with build file "
-      "ninja_required_version version \\(1\\.14\\)\\.");
+      "ninja_required_version version \\(1\\.15\\)\\.");
   EXPECT_EXIT(
       {
         State state;

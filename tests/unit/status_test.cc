@@ -296,6 +296,106 @@ TEST(StatusDeathTest, CachePlaceholderWithoutCacheIsUnknown) {
       testing::ExitedWithCode(1), "ninja: fatal: unknown placeholder '%C' in \\$NINJA_STATUS");
 }
 
+// ------------------------------------------------------------- --status FMT
+
+// A printer with --status `format` (parsed at construction, as in main.cc).
+TEST_F(StatusTest, VariableFormatPlacesTheDescription) {
+  config_.has_status_format = true;
+  config_.status_format = "<$description> [$finished/$total]";
+  StatusPrinter* status = Printer(BuildConfig::Verbosity::kNormal);
+  for (const char* out : {"a", "d"}) status->EdgeAddedToPlan(E(out));
+  status->BuildStarted();
+  status->BuildEdgeStarted(E("a"), 0);
+  status->BuildEdgeFinished(E("a"), 0, 10, kExitSuccess, "");
+  status->BuildEdgeStarted(E("d"), 10);
+  status->BuildEdgeFinished(E("d"), 10, 20, kExitSuccess, "");
+  status->BuildFinished();
+  // No description appended: it is where the format puts it (the command without one).
+  EXPECT_EQ("<RUN a> [1/2]\n<plain d> [2/2]\n", Output());
+}
+
+TEST_F(StatusTest, VariableFormatBeatsNinjaStatusAndNamesEveryCounter) {
+  setenv("NINJA_STATUS", "%f%% ", 1);
+  config_.has_status_format = true;
+  config_.status_format = "s=$started t=$total p=$progress r=$running u=$remaining f=${finished} $$";
+  StatusPrinter* status = Printer(BuildConfig::Verbosity::kNormal);
+  for (const char* out : {"a", "b", "c"}) status->EdgeAddedToPlan(E(out));
+  status->BuildStarted();
+  status->BuildEdgeStarted(E("a"), 0);
+  status->BuildEdgeStarted(E("b"), 0);
+  status->BuildEdgeFinished(E("a"), 0, 10, kExitSuccess, "");
+  // (A finishing edge still counts as running on its line, as with %r.)
+  EXPECT_EQ("s=2 t=3 p= 33% r=2 u=1 f=1 $\n", Output());
+}
+
+TEST_F(StatusTest, VariableFormatTimesAsTheirPlaceholders) {
+  StatusPrinter* status = Printer(BuildConfig::Verbosity::kNoStatusUpdate);
+  status->EdgeAddedToPlan(E("a"));
+  status->BuildEdgeStarted(E("a"), 0);
+  status->BuildEdgeFinished(E("a"), 0, 2500, kExitSuccess, "");
+  StatusFormat format;
+  std::string err;
+  ASSERT_TRUE(format.Parse("$elapsed_seconds|$elapsed|$rate|$eta_seconds|$eta|$predicted_progress|$current_rate", &err));
+  EXPECT_EQ(status->FormatProgressStatus("%e|%w|%o|%E|%W|%P|%c", 2500),
+            status->FormatStatusVariables(format.eval(), E("a")));
+  EXPECT_EQ("2.500|00:02|0.4|", status->FormatStatusVariables(format.eval(), E("a")).substr(0, 16));
+}
+
+TEST(StatusFormatTest, LexingErrorsAreNinja114s) {
+  StatusFormat format;
+  std::string err;
+  EXPECT_FALSE(format.Parse("a $! b", &err));
+  EXPECT_EQ("invalid --status: --status:1: bad $-escape (literal $ must be written as $$)\na $! b\n  ^ near here",
+            err);
+  EXPECT_FALSE(format.Parse("trail $", &err));
+  EXPECT_EQ("invalid --status: --status:2: unexpected EOF\n", err);
+  EXPECT_FALSE(format.Parse("nl $^", &err));
+  EXPECT_EQ("invalid --status: --status:1: using $^ escape requires specifying 'ninja_required_version' with "
+            "version greater or equal 1.14\n",
+            err);
+  // A format ends at its first newline, as a manifest value does.
+  ASSERT_TRUE(format.Parse("[$finished]\n$bogus $!", &err)) << err;
+  EXPECT_EQ("[${finished}]", format.eval().Unparse());
+}
+
+TEST(StatusFormatTest, EveryVariableAndPlaceholderNamesAField) {
+  StatusField field;
+  for (const char* name : {"started", "total", "progress", "running", "remaining", "finished", "rate",
+                           "current_rate", "elapsed_seconds", "eta_seconds", "elapsed", "eta",
+                           "predicted_progress", "description"})
+    EXPECT_TRUE(VariableField(name, &field)) << name;
+  EXPECT_FALSE(VariableField("out", &field));
+  EXPECT_FALSE(VariableField("Finished", &field));
+  for (char letter : std::string("stprufocEewWPC")) EXPECT_TRUE(PercentField(letter, &field)) << letter;
+  EXPECT_FALSE(PercentField('x', &field));
+  EXPECT_FALSE(PercentField('\0', &field));
+}
+
+TEST(StatusDeathTest, UnknownVariableIsFatalWhenFormatted) {
+  BuildConfig config;
+  config.has_status_format = true;
+  config.status_format = "x $bogus";
+  EXPECT_EXIT(
+      {
+        State state;
+        ASSERT_TRUE(ParseManifest(&state, "rule r\n  command = c\nbuild a: r\n"));
+        StatusPrinter status(config);  // parsing finds nothing wrong
+        StatusFormat format;
+        std::string err;
+        (void)format.Parse(config.status_format, &err);
+        status.FormatStatusVariables(format.eval(), state.LookupNode("a")->in_edge);
+      },
+      testing::ExitedWithCode(1), "ninja: fatal: unknown variable 'bogus' in --status format");
+}
+
+TEST(StatusDeathTest, BadFormatIsFatalAtStart) {
+  BuildConfig config;
+  config.has_status_format = true;
+  config.status_format = "${finished";
+  EXPECT_EXIT({ StatusPrinter status(config); }, testing::ExitedWithCode(1),
+              "ninja: fatal: invalid --status: --status:1: bad \\$-escape");
+}
+
 // --------------------------------------------------------------- ElideMiddle
 
 TEST(ElideMiddleTest, ShortTextIsUnchanged) {
