@@ -11,6 +11,7 @@
 
 #include <vector>
 
+#include "base/wide_path.h"
 #include "base/win32.h"
 
 namespace ronin {
@@ -78,13 +79,14 @@ void PutEnvironmentEntry(const std::string& entry) { _putenv(entry.c_str()); }
 
 void UseOneMallocArena() {}
 
+// UTF-8 whatever the code page, as every path ronin holds.
 std::string WorkingDirectory() {
-  std::vector<char> buffer(1024);
-  while (!_getcwd(buffer.data(), static_cast<int>(buffer.size()))) {
+  std::vector<wchar_t> buffer(1024);
+  while (!_wgetcwd(buffer.data(), static_cast<int>(buffer.size()))) {
     if (errno != ERANGE) Fatal("cannot determine working directory: %s", strerror(errno));
     buffer.resize(buffer.size() * 2);
   }
-  return buffer.data();
+  return Utf8Text(buffer.data(), wcslen(buffer.data()));
 }
 
 }  // namespace ronin

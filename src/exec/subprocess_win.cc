@@ -32,6 +32,7 @@
 
 #include "audit/access_monitor.h"
 #include "base/util.h"
+#include "base/wide_path.h"
 #include "base/win32.h"
 
 #include <psapi.h>
@@ -149,7 +150,7 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
                            OPEN_EXISTING, 0, nullptr);
   if (nul == INVALID_HANDLE_VALUE) Fatal("couldn't open nul");
 
-  STARTUPINFOA startup = {};
+  STARTUPINFOW startup = {};
   startup.cb = sizeof startup;
   if (!use_console_) {
     startup.dwFlags = STARTF_USESTDHANDLES;
@@ -159,9 +160,9 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
   }
   PROCESS_INFORMATION process = {};
   DWORD flags = (use_console_ ? 0 : CREATE_NEW_PROCESS_GROUP) | (reaper ? CREATE_SUSPENDED : 0);
-  std::vector<char> line(command.begin(), command.end());
-  line.push_back('\0');
-  bool started = CreateProcessA(nullptr, line.data(), nullptr, nullptr, /*inherit handles=*/TRUE, flags, nullptr,
+  // UTF-16, so that a command's UTF-8 reaches it whatever the code page.
+  std::wstring line = WideText(command);
+  bool started = CreateProcessW(nullptr, &line[0], nullptr, nullptr, /*inherit handles=*/TRUE, flags, nullptr,
                                 nullptr, &startup, &process);
   DWORD error = started ? 0 : GetLastError();
   CloseHandle(child_pipe);

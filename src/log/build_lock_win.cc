@@ -16,6 +16,7 @@
 #include <map>
 #include <string>
 
+#include "base/wide_path.h"
 #include "base/win32.h"
 
 namespace ronin {
@@ -36,8 +37,8 @@ std::map<std::string, HeldLock>& HeldLocks() {
 // "ronin-build-dir-SERIAL-INDEX", or "" (with *err) if the directory
 // cannot be opened.
 std::string LockName(const std::string& dir, std::string* err) {
-  HANDLE handle = CreateFileA(dir.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
-                              OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  HANDLE handle = CreateFileW(WidePath(dir).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                              nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
   if (handle == INVALID_HANDLE_VALUE) {
     *err = "opening build directory " + dir + ": " + LastErrorText();
     return std::string();
