@@ -73,7 +73,10 @@ bool ActiveCodePageIsUtf8() { return GetACP() == CP_UTF8; }
 
 std::string LastSystemError() { return LastErrorText(); }
 
-std::string RawCommandLine() { return GetCommandLineA(); }
+std::string RawCommandLine() {
+  const wchar_t* line = GetCommandLineW();
+  return Utf8Text(line, wcslen(line));
+}
 
 void PutEnvironmentEntry(const std::string& entry) { _putenv(entry.c_str()); }
 

@@ -1,7 +1,8 @@
-// Paths for Windows' wide-character APIs (issue 27 item 3). ronin keeps
-// every path as UTF-8 bytes, as the manifest spells it; the *_win.cc files
-// hand them to the W functions (CreateFileW, FindFirstFileExW ...) through
-// WidePath, so that neither the active code page nor MAX_PATH limits them.
+// Paths and command lines for Windows' wide-character APIs (issue 27 item
+// 3). ronin keeps every path as UTF-8 bytes, as the manifest spells it; the
+// *_win.cc files hand them to the W functions (CreateFileW,
+// FindFirstFileExW, CreateProcessW ...) through these, so that neither the
+// active code page nor MAX_PATH limits them.
 // Windows only: the POSIX files never convert.
 #ifndef RONIN_BASE_WIDE_PATH_H_
 #define RONIN_BASE_WIDE_PATH_H_
@@ -22,6 +23,14 @@ inline std::string Utf8Text(const std::wstring& wide) { return Utf8Text(wide.dat
 // setting; a shorter one stays as it is, so that device names (NUL) and
 // Windows' usual parsing still apply to it.
 std::wstring WidePath(const std::string& path);
+
+// `command` as CreateProcessW's command line. False, with GetLastError()
+// ERROR_INVALID_PARAMETER, for one of 32,767 characters or more (with its
+// terminating null, more than a UNICODE_STRING holds):
+// CreateProcessA (ninja.exe's) refuses such a line so, its UTF-16 copy
+// having to fit one, while CreateProcessW's own check differs
+// (wine's has none), and ninja.exe's failure and hint are kept.
+bool WideCommandLine(const std::string& command, std::wstring* line);
 
 }  // namespace ronin
 

@@ -56,4 +56,11 @@ std::wstring WidePath(const std::string& path) {
   return L"\\\\?\\" + full;
 }
 
+bool WideCommandLine(const std::string& command, std::wstring* line) {
+  *line = WideText(command);
+  if (line->size() < 32767) return true;  // with its terminating null
+  SetLastError(ERROR_INVALID_PARAMETER);
+  return false;
+}
+
 }  // namespace ronin

@@ -161,8 +161,9 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
   PROCESS_INFORMATION process = {};
   DWORD flags = (use_console_ ? 0 : CREATE_NEW_PROCESS_GROUP) | (reaper ? CREATE_SUSPENDED : 0);
   // UTF-16, so that a command's UTF-8 reaches it whatever the code page.
-  std::wstring line = WideText(command);
-  bool started = CreateProcessW(nullptr, &line[0], nullptr, nullptr, /*inherit handles=*/TRUE, flags, nullptr,
+  std::wstring line;
+  bool started = WideCommandLine(command, &line) &&
+                 CreateProcessW(nullptr, &line[0], nullptr, nullptr, /*inherit handles=*/TRUE, flags, nullptr,
                                 nullptr, &startup, &process);
   DWORD error = started ? 0 : GetLastError();
   CloseHandle(child_pipe);

@@ -151,6 +151,19 @@ class WinLongUtf8PathsTest(unittest.TestCase):
         self.assertIn("[3/3] ", self.ours_ok(root))
         self.assertEqual(self.ours_ok(root), "ninja: no work to do.\n")
 
+    def test_tool_msvc_writes_a_long_depfile(self):
+        # -t msvc runs the compiler (CreateProcessW), reads /showIncludes and writes OBJECT.d
+        # with the headers relative to the working directory, as ninja.exe's tool does.
+        root = self.tree(TREE)
+        obj = DEEP + "/obj/msvc-\u00e9.obj"
+        os.makedirs(os.path.join(root, DEEP, "obj"))
+        out = self.ours_ok(root, "-t", "msvc", "-o", obj, "--", "fakecl", "/showIncludes", "/I", DEEP + "/inc",
+                           "/c", SOURCE, "/Fo" + obj)
+        self.assertTrue(out.startswith("\u6e90\u6587\u4ef6-\u00e9.c\nNote: including file: "), out)
+        self.assertTrue(os.path.isfile(os.path.join(root, obj)))
+        with open(os.path.join(root, obj + ".d"), encoding="utf-8", newline="") as f:
+            self.assertEqual(f.read(), "%s: %s\r\n%s\r\n" % (obj, SYSTEM_HEADER, HEADER))
+
     def test_long_ascii_paths_by_depth(self):
         root = self.tree(ASCII_LONG)
         # (Past 64 separators the slash bits keep no '\\': ninja.exe's rule, kept as it is.)

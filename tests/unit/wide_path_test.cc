@@ -59,6 +59,21 @@ TEST(WidePathTest, RelativePathIsLongWhenTheWorkingDirectoryMakesItSo) {
   EXPECT_EQ(WidePath(name), L"\\\\?\\" + expected);
 }
 
+TEST(WidePathTest, CommandLinesAsLongAsCreateProcessATakes) {
+  std::wstring line;
+  EXPECT_TRUE(WideCommandLine("echo caf\xc3\xa9", &line));
+  EXPECT_EQ(line, L"echo caf\u00e9");
+  EXPECT_TRUE(WideCommandLine(std::string(32766, 'x'), &line));
+  EXPECT_EQ(line.size(), 32766u);
+  SetLastError(0);
+  EXPECT_FALSE(WideCommandLine(std::string(32767, 'x'), &line));
+  EXPECT_EQ(GetLastError(), static_cast<DWORD>(ERROR_INVALID_PARAMETER));
+  // Counted in UTF-16 units, as Windows counts: 16,384 CJK characters are 49,152 bytes.
+  std::string cjk;
+  for (int i = 0; i < 16384; ++i) cjk += "\xe6\x97\xa5";
+  EXPECT_TRUE(WideCommandLine(cjk, &line));
+}
+
 TEST(WidePathTest, FilesPastMaxPathWithUtf8Names) {
   test::ScopedTempDir temp;
   std::string dir = temp.path() + "/" + DeepUtf8Path(12);
