@@ -90,10 +90,7 @@ class WinLongUtf8PathsTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.ours = wine.ninja_win()
-        if not os.path.isfile(cls.ours):
-            raise unittest.SkipTest("ninja.exe under test not found at %s" % cls.ours)
-        cls.wine = wine.session()
+        cls.ours, cls.wine = wine.ninja_win_and_session()
 
     def tree(self, files):
         root = tempfile.mkdtemp(prefix="ronin-win-paths-")

@@ -60,6 +60,15 @@ def ninja_win():
     return os.path.abspath(os.environ.get("NINJA_WIN") or os.path.join(REPO, "build-win", "ninja.exe"))
 
 
+def ninja_win_and_session():
+    """The ninja.exe under test and the run's wine session, for a test of ninja.exe alone;
+    raises SkipTest when either is missing."""
+    ours = ninja_win()
+    if not os.path.isfile(ours):
+        raise unittest.SkipTest("ninja.exe under test not found at %s" % ours)
+    return ours, session()
+
+
 def missing_tools():
     """Why wine or mingw-w64 cannot be used, or None."""
     if not WINE or not WINESERVER:
