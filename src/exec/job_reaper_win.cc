@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "base/disk.h"
+#include "base/file_io.h"
+#include "base/wide_path.h"
 #include "base/win32.h"
 #include "exec/job_reaper_protocol.h"
 #include "log/build_lock.h"
@@ -156,14 +158,13 @@ void SetInherited(HANDLE handle, bool inherited) {
 // them, where the system has no handle list: they are the only inheritable
 // ones besides what ninja.exe inherited itself).
 bool StartReaperProcess(const std::vector<HANDLE>& handles) {
-  char module[MAX_PATH * 4];
-  DWORD length = GetModuleFileNameA(nullptr, module, sizeof module);
-  if (length == 0 || length >= sizeof module) return false;
-  std::string line = std::string("\"") + module + "\" " + kReaperFlag;
+  std::string module = ExecutablePath();  // UTF-8, whatever the code page
+  if (module.empty()) return false;
+  std::string line = "\"" + module + "\" " + kReaperFlag;
   for (HANDLE handle : handles) line += " " + HandleText(handle);
   for (const std::string& name : BuildLockHandoverNames()) line += " " + name;
 
-  STARTUPINFOEXA startup = {};
+  STARTUPINFOEXW startup = {};
   startup.StartupInfo.cb = sizeof startup;
   startup.StartupInfo.dwFlags = STARTF_USESTDHANDLES;  // none: it prints nothing
   SIZE_T size = 0;
@@ -178,10 +179,9 @@ bool StartReaperProcess(const std::vector<HANDLE>& handles) {
     startup.lpAttributeList = list;
     flags |= EXTENDED_STARTUPINFO_PRESENT;
   }
-  std::vector<char> command(line.begin(), line.end());
-  command.push_back('\0');
+  std::wstring application = WideText(module), command = WideText(line);
   PROCESS_INFORMATION process = {};
-  bool started = CreateProcessA(module, command.data(), nullptr, nullptr, TRUE, flags, nullptr, nullptr,
+  bool started = CreateProcessW(application.c_str(), &command[0], nullptr, nullptr, TRUE, flags, nullptr, nullptr,
                                 &startup.StartupInfo, &process);
   if (startup.lpAttributeList) DeleteProcThreadAttributeList(list);
   if (!started) return false;

@@ -104,7 +104,7 @@ class WinLongUtf8PathsTest(unittest.TestCase):
 
     def ours_ok(self, root, *args):
         code, out, err = self.ninja(self.ours, root, *args)
-        self.assertEqual((code, err), (0, ""), "ninja %s: %s" % (" ".join(args), out[-2000:]))
+        self.assertEqual((code, err), (0, ""), "ninja %s: %s\n%s" % (" ".join(args), out[-2000:], err[-3000:]))
         return out
 
     def test_the_tree_is_long_and_utf8(self):
