@@ -305,6 +305,11 @@ class NinjaTestCase(unittest.TestCase):
     def ninja_pty(self, *args, env=None, columns=80, timeout=60):
         return run_in_pty(NINJA, args, self.dir, env=env, columns=columns, timeout=timeout)
 
+    def reference(self, *args, env=None, timeout=60, cwd=None):
+        """Runs reference ninja 1.13.2 in the test's tree (a Windows subclass runs ninja.exe 1.13.2:
+        tests/blackbox/wine.py's WineNinjaTestCase)."""
+        return run(REF_NINJA, args, cwd or self.dir, env=env, timeout=timeout)
+
 
 def _tagged_processes(tag):
     """The processes whose environment holds `tag`."""

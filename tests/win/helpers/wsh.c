@@ -382,14 +382,26 @@ static int run_sleep(int argc, char **argv, struct io *io) {
   return 0;
 }
 
-/* grep -q TEXT FILE...: 0 when some line of some file holds TEXT (a fixed string). */
+/* Whether a line holds the pattern: a fixed string, anchored to the line's start by a
+   leading '^' (the only pattern syntax the tests' commands use). */
+static int line_matches(const char *line, size_t len, const char *pattern) {
+  if (*pattern == '^') return strlen(pattern + 1) <= len && memcmp(line, pattern + 1, strlen(pattern + 1)) == 0;
+  size_t n = strlen(pattern);
+  for (size_t i = 0; i + n <= len; i++)
+    if (memcmp(line + i, pattern, n) == 0) return 1;
+  return 0;
+}
+
+/* grep -q|-v PATTERN FILE...: with -q, 0 when some line of some file matches; with -v, the
+   lines that do not match are printed, and 0 when there was one. */
 static int run_grep(int argc, char **argv, struct io *io) {
-  if (argc < 4 || strcmp(argv[1], "-q") != 0) {
-    complain(io, "grep: usage: grep -q TEXT FILE...");
+  int quiet = argc >= 4 && strcmp(argv[1], "-q") == 0, invert = argc >= 4 && strcmp(argv[1], "-v") == 0;
+  if (!quiet && !invert) {
+    complain(io, "grep: usage: grep -q|-v PATTERN FILE...");
     return 2;
   }
-  int found = 0, status = 1;
-  for (int i = 3; i < argc && !found; i++) {
+  int selected = 0, status = 1;
+  for (int i = 3; i < argc && !(quiet && selected); i++) {
     size_t len;
     char *data = read_file(argv[i], &len);
     if (!data) {
@@ -397,10 +409,19 @@ static int run_grep(int argc, char **argv, struct io *io) {
       status = 2;
       continue;
     }
-    found = strstr(data, argv[2]) != NULL;
+    for (size_t at = 0; at < len && !(quiet && selected);) {
+      const char *newline = memchr(data + at, '\n', len - at);
+      size_t end = newline ? (size_t)(newline - data) + 1 : len;
+      int match = line_matches(data + at, end - at - (newline != NULL), argv[2]);
+      if (match != invert) {
+        selected = 1;
+        if (invert) put(io->out, data + at, end - at);
+      }
+      at = end;
+    }
     free(data);
   }
-  return found ? 0 : status;
+  return selected ? 0 : status;
 }
 
 /* printenv NAME: the variable's value, to see the environment Ninja gives a command. */
