@@ -409,5 +409,14 @@ class WineNinjaTestCase(harness.NinjaTestCase):
     def reference(self, *args, env=None, timeout=60, cwd=None):
         return self.run_exe(reference_ninja_win(), args, cwd, env, timeout)
 
+    def start(self, *args, stdout=subprocess.PIPE, stderr=subprocess.PIPE):
+        running = self.wine.start(self.exe, args, self.dir, stdout=stdout, stderr=stderr)
+        self.addCleanup(running.stop)
+        return running
+
+    def command_running_ninja(self):
+        # CreateProcess runs no shell: wsh reads the rest of the line as the script.
+        return "wsh " + windows_path(self.exe)
+
     def ninja_pty(self, *args, env=None, columns=80, timeout=60):
         self.skipTest("a pseudo-terminal is not a Windows console (wine's is its own)")

@@ -382,6 +382,38 @@ static int run_sleep(int argc, char **argv, struct io *io) {
   return 0;
 }
 
+/* head -c N FILE (or -cN): the file's first N bytes. */
+static int run_head(int argc, char **argv, struct io *io) {
+  int joined = argc == 3 && strncmp(argv[1], "-c", 2) == 0 && argv[1][2];
+  if (!joined && (argc != 4 || strcmp(argv[1], "-c") != 0)) {
+    complain(io, "head: usage: head -c N FILE");
+    return 2;
+  }
+  const char *file = argv[argc - 1];
+  size_t len, want = (size_t)atol(joined ? argv[1] + 2 : argv[2]);
+  char *data = read_file(file, &len);
+  if (!data) {
+    complain(io, "head: %s: No such file or directory", file);
+    return 1;
+  }
+  put(io->out, data, len < want ? len : want);
+  free(data);
+  return 0;
+}
+
+/* waitfile FILE: returns once FILE exists (a command that holds a build until the test lets
+   it go, as the Linux tests' `while [ ! -e FILE ]; do sleep 0.01; done`). */
+static int run_waitfile(int argc, char **argv, struct io *io) {
+  if (argc != 2) {
+    complain(io, "waitfile: usage: waitfile FILE");
+    return 2;
+  }
+  wchar_t *w = to_wide(argv[1]);
+  while (GetFileAttributesW(w) == INVALID_FILE_ATTRIBUTES) Sleep(10);
+  free(w);
+  return 0;
+}
+
 /* Whether a line holds the pattern: a fixed string, anchored to the line's start by a
    leading '^' (the only pattern syntax the tests' commands use). */
 static int line_matches(const char *line, size_t len, const char *pattern) {
@@ -475,19 +507,21 @@ struct applet {
   int (*run)(int argc, char **argv, struct io *io);
 };
 
-/* tests/blackbox/wine.py installs a copy of wsh.exe under each of these names. */
+/* tests/blackbox/wine.py installs a copy of wsh.exe under each of these names (":" only works
+   inside a script: no file can have that name). */
 static const struct applet APPLETS[] = {
     {"cat", run_cat},     {"cmp", run_cmp},     {"cp", run_cp},       {"echo", run_echo},
     {"exit", run_exit},   {"false", run_false}, {"grep", run_grep},   {"mkdir", run_mkdir},
     {"printenv", run_printenv}, {"printf", run_printf}, {"rm", run_rm}, {"sleep", run_sleep},
     {"start", run_start}, {"touch", run_touch}, {"true", run_true},
+    {"waitfile", run_waitfile}, {"head", run_head}, {":", run_true},
 };
 
 /* The program name without its folder and a ".exe" suffix. */
 static const char *command_name(const char *word, char *out, size_t size) {
   const char *base = word;
   for (const char *p = word; *p; p++)
-    if (*p == '/' || *p == '\\' || *p == ':') base = p + 1;
+    if (*p == '/' || *p == '\\' || (*p == ':' && p == word + 1)) base = p + 1;  /* a drive's ':' */
   snprintf(out, size, "%s", base);
   size_t n = strlen(out);
   if (n > 4 && _stricmp(out + n - 4, ".exe") == 0) out[n - 4] = '\0';
