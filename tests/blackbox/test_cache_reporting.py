@@ -42,7 +42,11 @@ class CacheReportingTest(NinjaTestCase):
         self.write("build.ninja", BUILD)
         self.write("a.in", "a\n")
         self.write("b.in", "b\n")
-        self.cache = "--cache=" + self.path("cache")
+        self.cache = "--cache=" + self.cache_spec()
+
+    def cache_spec(self):
+        """What --cache names: a directory here (a subclass may serve the cache over HTTP)."""
+        return self.path("cache")
 
     def clean(self):
         for name in ("a", "b", ".ninja_log", ".ninja_deps"):

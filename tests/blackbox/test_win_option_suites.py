@@ -12,6 +12,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import nginx_cache  # noqa: E402
 import test_cache_reporting  # noqa: E402
 import test_content_hash  # noqa: E402
 import test_reliability  # noqa: E402
@@ -64,6 +65,20 @@ class WinBuildLockTest(WineNinjaTestCase, test_reliability.OneWriterTests):
 @left_out
 class WinCacheReportingTest(WineNinjaTestCase, test_cache_reporting.CacheReportingTest):
     pass
+
+
+@left_out
+class WinHttpCacheReportingTest(WinCacheReportingTest):
+    """The same with --cache=http://127.0.0.1:PORT/cache: nginx on the Linux side, ninja.exe's
+    Winsock client under wine."""
+
+    def cache_spec(self):
+        if not nginx_cache.find_nginx():
+            self.skipTest("nginx not installed (apt-get install nginx)")
+        server = nginx_cache.Nginx(self.path("nginx"))
+        server.start()
+        self.addCleanup(server.stop)
+        return server.url
 
 
 @left_out
