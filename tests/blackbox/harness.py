@@ -311,6 +311,10 @@ class NinjaTestCase(unittest.TestCase):
         self.addCleanup(running.stop)
         return running
 
+    def terminal_command(self, args):
+        """A sh command line that runs our binary with args in a terminal (tmux's)."""
+        return "%s %s" % (NINJA, " ".join(args))
+
     def command_running_ninja(self):
         """How a build's command starts our binary, in the commands' shell."""
         return NINJA

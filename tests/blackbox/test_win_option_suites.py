@@ -16,12 +16,21 @@ import nginx_cache  # noqa: E402
 import test_cache_reporting  # noqa: E402
 import test_content_hash  # noqa: E402
 import test_reliability  # noqa: E402
+import test_sched  # noqa: E402
 import test_trace_report  # noqa: E402
 import wine  # noqa: E402
 from wine import WineNinjaTestCase  # noqa: E402
 
 # Tests of the Linux classes that do not run under wine, each with its reason.
 LEFT_OUT = {
+    "TestLiveView": {
+        "test_a_running_jobs_last_line_of_output": "its command is a sh loop",
+        "test_a_silent_job_is_redrawn_several_times_a_second": "its command is a sh loop",
+        "test_interrupt_leaves_a_clean_terminal": "Ctrl-C does nothing under wine (GenerateConsoleCtrlEvent)",
+    },
+    "TestLiveViewOutput": {
+        "test_a_terminal_that_reports_no_size": "runs on a pseudo-terminal of 0x0, which wine's console is not",
+    },
     "RecordedDetailTest": {
         "test_runs_carry_their_peak_rss_and_unchanged_outputs":
             "wine gives an ended command's PeakWorkingSetSize (GetProcessMemoryInfo, which ninja.exe asks "
@@ -98,6 +107,18 @@ class WinDamagedLogTest(WineNinjaTestCase, test_trace_report.DamagedLogTest):
 
 @left_out
 class WinReportTest(WineNinjaTestCase, test_trace_report.ReportTest):
+    pass
+
+
+@left_out
+class WinLiveViewTest(WineNinjaTestCase, test_sched.TestLiveView):
+    """--progress=live in wine's console, on tmux's terminal."""
+    GATED = ("rule r\n  command = touch started_$out && waitfile go_$out && echo output of $out && touch $out\n"
+             "  description = BUILD $out\nbuild a: r\nbuild b: r\nbuild c: r\n")
+
+
+@left_out
+class WinLiveViewOutputTest(WineNinjaTestCase, test_sched.TestLiveViewOutput):
     pass
 
 

@@ -35,6 +35,7 @@ import fcntl
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -413,6 +414,11 @@ class WineNinjaTestCase(harness.NinjaTestCase):
         running = self.wine.start(self.exe, args, self.dir, stdout=stdout, stderr=stderr)
         self.addCleanup(running.stop)
         return running
+
+    def terminal_command(self, args):
+        # Wine's console on a pseudo-terminal counts as a terminal (its own, not Windows').
+        env = " ".join(shlex.quote("%s=%s" % (k, v)) for k, v in sorted(self.wine.env.items()) if v is not None)
+        return "env %s %s %s %s" % (env, WINE, shlex.quote(self.exe), " ".join(args))
 
     def command_running_ninja(self):
         # CreateProcess runs no shell: wsh reads the rest of the line as the script.
