@@ -414,6 +414,57 @@ static int run_waitfile(int argc, char **argv, struct io *io) {
   return 0;
 }
 
+/* The number of entries in a folder, "." and ".." left out. */
+static int count_entries(const char *folder) {
+  char pattern[MAX_PATH];
+  snprintf(pattern, sizeof pattern, "%s\\*", folder);
+  wchar_t *w = to_wide(pattern);
+  WIN32_FIND_DATAW found;
+  HANDLE h = FindFirstFileW(w, &found);
+  free(w);
+  int count = 0;
+  if (h == INVALID_HANDLE_VALUE) return 0;
+  do {
+    if (wcscmp(found.cFileName, L".") != 0 && wcscmp(found.cFileName, L"..") != 0) count++;
+  } while (FindNextFileW(h, &found));
+  FindClose(h);
+  return count;
+}
+
+/* leaf MARKS NAME LOG SECONDS: a job that shows how many jobs run at once. It puts a marker
+   named NAME in the folder MARKS, holds it SECONDS while counting the markers there, removes it
+   and appends "NAME PEAK" to LOG: a peak never above N shows that no more than N such jobs
+   ran at the same time, whoever started them. */
+static int run_leaf(int argc, char **argv, struct io *io) {
+  if (argc != 5) {
+    complain(io, "leaf: usage: leaf MARKS NAME LOG SECONDS");
+    return 2;
+  }
+  char marker[MAX_PATH];
+  snprintf(marker, sizeof marker, "%s\\%s", argv[1], argv[2]);
+  HANDLE h = open_file(marker, GENERIC_WRITE, CREATE_ALWAYS);
+  if (h == INVALID_HANDLE_VALUE) {
+    complain(io, "leaf: cannot create %s", marker);
+    return 1;
+  }
+  CloseHandle(h);
+  int peak = 0;
+  for (DWORD start = GetTickCount(); GetTickCount() - start < (DWORD)(atof(argv[4]) * 1000); Sleep(10)) {
+    int now = count_entries(argv[1]);
+    if (now > peak) peak = now;
+  }
+  wchar_t *w = to_wide(marker);
+  DeleteFileW(w);
+  free(w);
+  char line[256];
+  snprintf(line, sizeof line, "%s %d\n", argv[2], peak);
+  h = open_file(argv[3], FILE_APPEND_DATA, OPEN_ALWAYS);
+  if (h == INVALID_HANDLE_VALUE) return 1;
+  put(h, line, strlen(line));
+  CloseHandle(h);
+  return 0;
+}
+
 /* Whether a line holds the pattern: a fixed string, anchored to the line's start by a
    leading '^' (the only pattern syntax the tests' commands use). */
 static int line_matches(const char *line, size_t len, const char *pattern) {
@@ -515,6 +566,7 @@ static const struct applet APPLETS[] = {
     {"printenv", run_printenv}, {"printf", run_printf}, {"rm", run_rm}, {"sleep", run_sleep},
     {"start", run_start}, {"touch", run_touch}, {"true", run_true},
     {"waitfile", run_waitfile}, {"head", run_head}, {":", run_true},
+    {"leaf", run_leaf},
 };
 
 /* The program name without its folder and a ".exe" suffix. */
