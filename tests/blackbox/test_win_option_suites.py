@@ -63,18 +63,10 @@ def _is_left_out(test):
     return any(test._testMethodName in LEFT_OUT.get(base.__name__, {}) for base in type(test).__mro__)
 
 
-def _flatten(suite):
-    for item in suite:
-        if isinstance(item, unittest.TestSuite):
-            yield from _flatten(item)
-        else:
-            yield item
-
-
 def load_tests(loader, standard_tests, pattern):
     """The module's tests minus LEFT_OUT (a skip would fail under CI, and these are known not to
     run under wine); a name in LEFT_OUT that matches no test is an error, so none goes stale."""
-    tests = list(_flatten(standard_tests))
+    tests = list(wine.flatten(standard_tests))
     names = {(base.__name__, t._testMethodName) for t in tests for base in type(t).__mro__}
     stale = sorted("%s.%s" % (cls, name) for cls, names_left in LEFT_OUT.items() for name in names_left
                    if (cls, name) not in names)

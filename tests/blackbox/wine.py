@@ -241,6 +241,15 @@ def session():
 
 # ---- the sample -----------------------------------------------------------------------
 
+def flatten(suite):
+    """The tests of a unittest suite, nested suites opened."""
+    for item in suite:
+        if isinstance(item, unittest.TestSuite):
+            yield from flatten(item)
+        else:
+            yield item
+
+
 def full_run():
     return os.environ.get("RONIN_WIN_FULL", "") not in ("", "0", "false")
 
