@@ -305,6 +305,25 @@ class NinjaTestCase(unittest.TestCase):
     def ninja_pty(self, *args, env=None, columns=80, timeout=60):
         return run_in_pty(NINJA, args, self.dir, env=env, columns=columns, timeout=timeout)
 
+    def start(self, *args, stdout=subprocess.PIPE, stderr=subprocess.PIPE):
+        """Our binary left running in the test's tree (a Running, stopped at the test's end)."""
+        running = Running([NINJA] + list(args), self.dir, None, stdout, stderr)
+        self.addCleanup(running.stop)
+        return running
+
+    def terminal_command(self, args):
+        """A sh command line that runs our binary with args in a terminal (tmux's)."""
+        return "%s %s" % (NINJA, " ".join(args))
+
+    def command_running_ninja(self):
+        """How a build's command starts our binary, in the commands' shell."""
+        return NINJA
+
+    def reference(self, *args, env=None, timeout=60, cwd=None):
+        """Runs reference ninja 1.13.2 in the test's tree (a Windows subclass runs ninja.exe 1.13.2:
+        tests/blackbox/wine.py's WineNinjaTestCase)."""
+        return run(REF_NINJA, args, cwd or self.dir, env=env, timeout=timeout)
+
 
 def _tagged_processes(tag):
     """The processes whose environment holds `tag`."""
@@ -341,7 +360,10 @@ class Running:
                     pass
             time.sleep(0.02)
         self.proc.kill()
-        self.proc.communicate()
+        self.proc.wait()
+        for pipe in (self.proc.stdout, self.proc.stderr):
+            if pipe:
+                pipe.close()
 
 
 # Above this many lines of pprint, a failed comparison is shown as a bounded unified diff.

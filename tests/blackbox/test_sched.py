@@ -168,7 +168,7 @@ class Tmux:
         self.name = "ronin-test-%d-%d" % (os.getpid(), next(Tmux.sessions))
         # The exit status lands in rc by rename: a test that sees rc exist
         # must never read it between the shell's create and its write.
-        command = "%s %s; echo $? > rc.tmp; mv rc.tmp rc; sleep 600" % (NINJA, " ".join(args))
+        command = "%s; echo $? > rc.tmp; mv rc.tmp rc; sleep 600" % test.terminal_command(args)
         env = dict(os.environ, TERM="xterm")
         env.pop("TMUX", None)
         subprocess.run(["tmux", "-L", self.name, "new-session", "-d", "-s", self.name, "-x", str(columns),
@@ -190,6 +190,8 @@ class Tmux:
 
 @unittest.skipUnless(shutil.which("tmux"), "SKIPPED: tmux not installed (apt-get install tmux)")
 class TestLiveView(NinjaTestCase):
+    GATED = GATED
+
     def wait_for(self, what, timeout=30):
         deadline = time.time() + timeout
         while time.time() < deadline:
@@ -204,7 +206,7 @@ class TestLiveView(NinjaTestCase):
 
     def run_gated(self, args, during=None):
         """Runs GATED under tmux; releases a, b, c in turn; returns the final screen."""
-        self.write("build.ninja", GATED)
+        self.write("build.ninja", self.GATED)
         for f in os.listdir(self.dir):
             if f != "build.ninja":
                 os.unlink(self.path(f))
@@ -279,7 +281,7 @@ class TestLiveView(NinjaTestCase):
     def test_the_status_line_stays_while_output_is_printed(self):
         # a prints its output and ends while b and c run on: the status line
         # is back below the output at once, not when b or c end.
-        self.write("build.ninja", GATED)
+        self.write("build.ninja", self.GATED)
         tmux = Tmux(self, self.dir, ["-j3", "--progress=live"])
         self.wait_for(lambda: len(self.block(tmux)) == 3)
         self.write("go_a", "")
@@ -297,7 +299,7 @@ class TestLiveView(NinjaTestCase):
         self.assertEqual("0", self.read("rc").strip())
 
     def test_interrupt_leaves_a_clean_terminal(self):
-        self.write("build.ninja", GATED)
+        self.write("build.ninja", self.GATED)
         tmux = Tmux(self, self.dir, ["-j3", "--progress=live"])
         self.wait_for(lambda: len(self.block(tmux)) == 3)
         tmux.keys("C-c")

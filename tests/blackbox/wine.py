@@ -35,6 +35,7 @@ import fcntl
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -249,6 +250,15 @@ def session():
 
 # ---- the sample -----------------------------------------------------------------------
 
+def flatten(suite):
+    """The tests of a unittest suite, nested suites opened."""
+    for item in suite:
+        if isinstance(item, unittest.TestSuite):
+            yield from flatten(item)
+        else:
+            yield item
+
+
 def full_run():
     return os.environ.get("RONIN_WIN_FULL", "") not in ("", "0", "false")
 
@@ -382,3 +392,55 @@ class WineDifferentialTestCase(harness.DifferentialTestCase):
                          _TIMES.sub("(<T> vs <T>)", self.normalize(r.stderr, root))))
         self.assertEqual(runs[0], runs[1], "ninja %s: the reference in our tree (first) vs ours in the "
                                            "reference's (second)" % " ".join(args))
+
+
+# ---- the black-box test case ----------------------------------------------------------
+
+class WineNinjaTestCase(harness.NinjaTestCase):
+    """NinjaTestCase with self.ninja() running ninja.exe (NINJA_WIN) and self.reference() the
+    reference ninja.exe 1.13.2, both under wine, so a Linux test class of ronin's own options
+    becomes a Windows one by subclassing (mix this in first: class WinX(WineNinjaTestCase,
+    test_x.X)). Output is as the Linux tests expect it: lines end in "\\n" and the tree's
+    Windows spellings are its Linux path (separators after it stay as printed)."""
+
+    # The Linux class may skip without the Linux reference; this class has its own needs.
+    __unittest_skip__ = False
+    # Wine's calls are slower than Linux's: a Linux test's timeout is raised to at least this.
+    MIN_TIMEOUT = 120
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.exe = ninja_win()
+        if not os.path.isfile(cls.exe):
+            raise unittest.SkipTest("ninja.exe under test not found at %s (cross-build it, or set NINJA_WIN)"
+                                    % cls.exe)
+        cls.wine = session()
+
+    def run_exe(self, exe, args, cwd, env, timeout):
+        r = self.wine.run(exe, args, cwd or self.dir, env=env, timeout=max(timeout, self.MIN_TIMEOUT),
+                          roots=(self.dir,))
+        return harness.Result(r.returncode, r.stdout.replace("\r\n", "\n"), r.stderr.replace("\r\n", "\n"))
+
+    def ninja(self, *args, env=None, timeout=60, cwd=None):
+        return self.run_exe(self.exe, args, cwd, env, timeout)
+
+    def reference(self, *args, env=None, timeout=60, cwd=None):
+        return self.run_exe(reference_ninja_win(), args, cwd, env, timeout)
+
+    def start(self, *args, stdout=subprocess.PIPE, stderr=subprocess.PIPE):
+        running = self.wine.start(self.exe, args, self.dir, stdout=stdout, stderr=stderr)
+        self.addCleanup(running.stop)
+        return running
+
+    def terminal_command(self, args):
+        # Wine's console on a pseudo-terminal counts as a terminal (its own, not Windows').
+        env = " ".join(shlex.quote("%s=%s" % (k, v)) for k, v in sorted(self.wine.env.items()) if v is not None)
+        return "env %s %s %s %s" % (env, WINE, shlex.quote(self.exe), " ".join(args))
+
+    def command_running_ninja(self):
+        # CreateProcess runs no shell: wsh reads the rest of the line as the script.
+        return "wsh " + windows_path(self.exe)
+
+    def ninja_pty(self, *args, env=None, columns=80, timeout=60):
+        self.skipTest("a pseudo-terminal is not a Windows console (wine's is its own)")

@@ -1,5 +1,7 @@
 #include "driver/ronin_options.h"
 
+#include "base/platform.h"
+
 #include <gtest/gtest.h>
 
 #include "base/platform.h"
