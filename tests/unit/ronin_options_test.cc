@@ -1,11 +1,8 @@
 #include "driver/ronin_options.h"
 
-#include "base/platform.h"
-
 #include <gtest/gtest.h>
 
 #include "base/platform.h"
-
 
 namespace ronin {
 namespace {
