@@ -45,10 +45,7 @@ class WinDeepChainTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.ours = wine.ninja_win()
-        if not os.path.isfile(cls.ours):
-            raise unittest.SkipTest("ninja.exe under test not found at %s" % cls.ours)
-        cls.wine = wine.session()
+        cls.ours, cls.wine = wine.ours_and_session()
         cls.dir = tempfile.mkdtemp(prefix="ronin-win-chain-")
         chain, phony = chain_manifest(N)
         write_tree(cls.dir, {"chain.ninja": chain, "build.ninja": phony, "src": ""})

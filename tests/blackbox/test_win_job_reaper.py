@@ -46,10 +46,7 @@ class WinJobReaperTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.ours = wine.ninja_win()
-        if not os.path.isfile(cls.ours):
-            raise unittest.SkipTest("ninja.exe under test not found at %s" % cls.ours)
-        cls.wine = wine.session()
+        cls.ours, cls.wine = wine.ours_and_session()
         cls.jobtree = os.path.join(cls.wine.helpers, "jobtree.exe")
 
     def setUp(self):

@@ -60,6 +60,14 @@ def ninja_win():
     return os.path.abspath(os.environ.get("NINJA_WIN") or os.path.join(REPO, "build-win", "ninja.exe"))
 
 
+def ours_and_session():
+    """ninja.exe under test and the run's wine session; raises SkipTest without either."""
+    ours = ninja_win()
+    if not os.path.isfile(ours):
+        raise unittest.SkipTest("ninja.exe under test not found at %s" % ours)
+    return ours, session()
+
+
 def missing_tools():
     """Why wine or mingw-w64 cannot be used, or None."""
     if not WINE or not WINESERVER:

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "base/platform.h"
 
 namespace ronin {
 namespace {
