@@ -22,7 +22,8 @@ void TaskPool::Post(std::function<void()> task) {
     ++pending_;
   }
   if (threads_.empty()) {
-    for (size_t i = 0; i < thread_count_; ++i) threads_.push_back(StartBackgroundThread(&TaskPool::Serve, this));
+    for (size_t i = 0; i < thread_count_; ++i)
+      threads_.push_back(StartBackgroundThread(&TaskPool::Serve, this));
   }
   work_.notify_one();
 }

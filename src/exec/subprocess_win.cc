@@ -68,6 +68,8 @@ BOOL WINAPI NotifyInterrupted(DWORD event) {
 // spawners there are.
 constexpr size_t kStartsInline = 4;
 constexpr size_t kSpawners = 4;
+// Tries of a start that failed with ERROR_INTERNAL_ERROR.
+constexpr int kStartAttempts = 3;
 
 // While a command's inheritable handles exist they are held shared; a
 // console job, which inherits every inheritable handle as with ninja.exe
@@ -154,6 +156,39 @@ void Subprocess::Platform::SetUpPipe(ULONG_PTR job_key, HANDLE port) {
     Fatal("ConnectNamedPipe: %s", LastErrorText().c_str());
 }
 
+namespace {
+
+// ninja.exe's words for a start that stops the build.
+[[noreturn]] void StopForStartFailure(const std::string& command, DWORD error) {
+  fprintf(stderr, "\nCreateProcess failed. Command attempted:\n\"%s\"\n", command.c_str());
+  std::string text = ErrorText(error);
+  if (error == ERROR_INVALID_PARAMETER) {
+    bool leading_blank = !command.empty() && (command[0] == ' ' || command[0] == '\t');
+    Fatal("CreateProcess: %s (%s)", text.c_str(),
+          leading_blank ? "command contains leading whitespace" : "is the command line too long?");
+  }
+  Fatal("CreateProcess: %s", text.c_str());
+}
+
+// CreateProcess of `command`; 0 or the error. ERROR_INTERNAL_ERROR is
+// tried again: wine reported it once in ~1,000 starts at -j64 under load,
+// where ninja.exe would have stopped the build.
+DWORD CreateProcessRetrying(const std::string& command, DWORD flags, STARTUPINFOEXA* startup,
+                            PROCESS_INFORMATION* process) {
+  std::vector<char> line(command.begin(), command.end());
+  line.push_back('\0');
+  for (int attempt = 1;; ++attempt) {
+    if (CreateProcessA(nullptr, line.data(), nullptr, nullptr, /*inherit handles=*/TRUE, flags, nullptr, nullptr,
+                       &startup->StartupInfo, process))
+      return 0;
+    DWORD error = GetLastError();
+    if (error != ERROR_INTERNAL_ERROR || attempt == kStartAttempts) return error;
+    Sleep(10 * attempt);
+  }
+}
+
+}  // namespace
+
 void Subprocess::Platform::Launch(const Order& order, HANDLE port) {
   std::shared_lock<std::shared_mutex> shared(g_inheritable_handles, std::defer_lock);
   std::unique_lock<std::shared_mutex> exclusive(g_inheritable_handles, std::defer_lock);
@@ -179,35 +214,21 @@ void Subprocess::Platform::Launch(const Order& order, HANDLE port) {
     startup.StartupInfo.hStdError = child_pipe;
     flags |= inherited.Attach(&startup);
   }
-  std::vector<char> line(order.command.begin(), order.command.end());
-  line.push_back('\0');
+  // A cancelled job is one never started, as one not found.
   PROCESS_INFORMATION process = {};
-  bool started = !order.cancelled->load() &&
-                 CreateProcessA(nullptr, line.data(), nullptr, nullptr, /*inherit handles=*/TRUE, flags, nullptr,
-                                nullptr, &startup.StartupInfo, &process);
-  DWORD error = started ? 0 : GetLastError();
-  if (!started && !order.cancelled->load() && error != ERROR_FILE_NOT_FOUND) {
-    fprintf(stderr, "\nCreateProcess failed. Command attempted:\n\"%s\"\n", order.command.c_str());
-    std::string text = ErrorText(error);
-    if (error == ERROR_INVALID_PARAMETER) {
-      const std::string& command = order.command;
-      bool leading_blank = !command.empty() && (command[0] == ' ' || command[0] == '\t');
-      Fatal("CreateProcess: %s (%s)", text.c_str(),
-            leading_blank ? "command contains leading whitespace" : "is the command line too long?");
-    }
-    Fatal("CreateProcess: %s", text.c_str());
-  }
-  if (started) {
+  DWORD error = order.cancelled->load() ? ERROR_CANCELLED
+                                        : CreateProcessRetrying(order.command, flags, &startup, &process);
+  if (error && error != ERROR_CANCELLED && error != ERROR_FILE_NOT_FOUND) StopForStartFailure(order.command, error);
+  if (!error) {
     if (order.reaper) {
       order.reaper->Started(static_cast<pid_t>(process.dwProcessId), !order.use_console, order.files);
       ResumeThread(process.hThread);
     }
     CloseHandle(process.hThread);
   }
-  // (A cancelled job is one that was never started, as one not found.)
   launched_process = process.hProcess;
   launched_pid = process.dwProcessId;
-  not_found = !started;
+  not_found = error != 0;
   launched.store(true, std::memory_order_release);
   // Before the write end closes: the pipe's end comes after this.
   if (port && !PostQueuedCompletionStatus(port, 0, key, &launched_marker))

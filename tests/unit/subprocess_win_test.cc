@@ -126,8 +126,8 @@ TEST(SubprocessWinTest, ACommandCannotSeeAHandleNinjaHolds) {
   ScopedTempDir dir;
   // Inheritable, as the C library opens the build log.
   SECURITY_ATTRIBUTES inheritable = {sizeof inheritable, nullptr, TRUE};
-  HANDLE held = CreateFileA(dir.File("held").c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ, &inheritable,
-                            CREATE_ALWAYS, 0, nullptr);
+  HANDLE held = CreateFileA(dir.File("held").c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ,
+                            &inheritable, CREATE_ALWAYS, 0, nullptr);
   ASSERT_NE(INVALID_HANDLE_VALUE, held);
   DWORD written = 0;
   ASSERT_TRUE(WriteFile(held, kHeldText, sizeof kHeldText - 1, &written, nullptr));
