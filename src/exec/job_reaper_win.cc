@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -165,25 +166,13 @@ bool StartReaperProcess(const std::vector<HANDLE>& handles) {
   for (const std::string& name : BuildLockHandoverNames()) line += " " + name;
 
   STARTUPINFOEXW startup = {};
-  startup.StartupInfo.cb = sizeof startup;
   startup.StartupInfo.dwFlags = STARTF_USESTDHANDLES;  // none: it prints nothing
-  SIZE_T size = 0;
-  InitializeProcThreadAttributeList(nullptr, 1, 0, &size);
-  std::vector<char> attributes(size);
-  auto* list = reinterpret_cast<LPPROC_THREAD_ATTRIBUTE_LIST>(attributes.data());
-  std::vector<HANDLE> inherited = handles;
-  DWORD flags = DETACHED_PROCESS | CREATE_NEW_PROCESS_GROUP;
-  if (size && InitializeProcThreadAttributeList(list, 1, 0, &size) &&
-      UpdateProcThreadAttribute(list, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST, inherited.data(),
-                                inherited.size() * sizeof(HANDLE), nullptr, nullptr)) {
-    startup.lpAttributeList = list;
-    flags |= EXTENDED_STARTUPINFO_PRESENT;
-  }
+  InheritOnly inherited(handles);
+  DWORD flags = DETACHED_PROCESS | CREATE_NEW_PROCESS_GROUP | inherited.Attach(&startup);
   std::wstring application = WideText(module), command = WideText(line);
   PROCESS_INFORMATION process = {};
   bool started = CreateProcessW(application.c_str(), &command[0], nullptr, nullptr, TRUE, flags, nullptr, nullptr,
                                 &startup.StartupInfo, &process);
-  if (startup.lpAttributeList) DeleteProcThreadAttributeList(list);
   if (!started) return false;
   CloseHandle(process.hThread);
   CloseHandle(process.hProcess);  // not ours to wait for: it ends after us
@@ -196,6 +185,9 @@ struct JobReaper::Platform {
   HANDLE events;   // ninja writes
   HANDLE answers;  // ninja reads
   HANDLE job;
+  // Commands start on spawner threads too (exec/subprocess_win.cc): one
+  // event at a time goes into the pipe, whole.
+  std::mutex sending;
 };
 
 static JobReaper* g_reaper = nullptr;  // once started
@@ -258,7 +250,7 @@ JobReaper* JobReaper::Get() {
       CloseHandle(job);
       return nullptr;
     }
-    return new JobReaper(new Platform{events_write, answers_read, job});
+    return new JobReaper(new Platform{events_write, answers_read, job, {}});
   }();
   return reaper;
 }
@@ -289,6 +281,7 @@ void JobReaper::LetGoOfLock() {
 }
 
 void JobReaper::Send(const std::string& message) {
+  std::lock_guard<std::mutex> lock(platform_->sending);
   if (platform_->events && !WriteFull(platform_->events, message.data(), message.size())) {
     CloseHandle(platform_->events);  // the reaper is gone: go on as Ninja would
     platform_->events = nullptr;
