@@ -167,7 +167,7 @@ bool InotifyWatcher::Wait(int64_t timeout_millis, int64_t settle_millis, int64_t
   for (;;) {
     if (!ReadEvents(changes, err)) return false;
     int64_t left = limit - MonotonicMillis();
-    if (left <= 0 || changes->interrupted) return true;
+    if (left <= 0 || changes->interrupted || !changes->may_continue) return true;
     if (!Poll(std::min(settle_millis, left), guard, changes, err)) return err->empty();
   }
 }
@@ -210,6 +210,7 @@ bool InotifyWatcher::ReadEvents(Changes* changes, std::string* err) {
 void InotifyWatcher::Interpret(const inotify_event& event, Changes* changes) {
   if (event.mask & IN_Q_OVERFLOW) {
     changes->overflow = true;
+    changes->may_continue = true;
     return;
   }
   int wd = event.wd;
@@ -217,9 +218,11 @@ void InotifyWatcher::Interpret(const inotify_event& event, Changes* changes) {
   if (event.mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)) {
     Forget(wd);
     changes->lost.push_back(wd);
+    changes->may_continue = true;
     return;
   }
   if (event.len == 0) return;
+  if (event.mask & (IN_CREATE | IN_DELETE | IN_MOVED_FROM)) changes->may_continue = true;
   changes->entries.push_back({wd, event.name, (event.mask & IN_CREATE) != 0});
 }
 

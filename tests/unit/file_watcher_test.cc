@@ -112,6 +112,24 @@ TEST_F(FileWatcherTest, AFileStillBeingWrittenIsReportedWhenClosed) {
   EXPECT_EQ(std::vector<std::string>{In("new.c")}, QueuedPaths());
 }
 
+TEST_F(FileWatcherTest, OnlyEntriesComingOrGoingMayContinue) {
+  // A save (closed, renamed into place, touched) is settled: the wait ends
+  // without a delay. A creation or a removal may have its counterpart
+  // coming (the file written, or put back): the wait collects a while.
+  WriteRealFile(In("a.c"), "");
+  EXPECT_TRUE(Queued().may_continue);  // created
+  WriteRealFile(In("a.c"), "int a;\n");
+  EXPECT_FALSE(Queued().may_continue);
+  ASSERT_EQ(0, utimes(In("a.c").c_str(), nullptr));
+  EXPECT_FALSE(Queued().may_continue);
+  WriteRealFile(In("tmp"), "");
+  Queued();
+  ASSERT_EQ(0, rename(In("tmp").c_str(), In("a.c").c_str()));
+  EXPECT_TRUE(Queued().may_continue);  // tmp moved away...
+  ASSERT_EQ(0, unlink(In("a.c").c_str()));
+  EXPECT_TRUE(Queued().may_continue);
+}
+
 TEST_F(FileWatcherTest, NewTimesRemovalAndRenamesAreReported) {
   WriteRealFile(In("a"), "");
   WriteRealFile(In("b"), "");
