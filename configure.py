@@ -29,12 +29,15 @@ SCANNERS = {"graph/lexer": "-b", "scan/depfile_parser": ""}
 
 def sources():
     """The library's sources as src/sources.txt lists them (CMakeLists.txt
-    reads the same list), in its link order, then main.cc."""
+    reads the same list), in its link order, then main.cc. Of each platform
+    pair (x_posix.cc, x_win.cc) only the host's file: configure.py builds
+    for the machine it runs on."""
+    other_platform = "_posix.cc" if os.name == "nt" else "_win.cc"
     names = []
     with open(os.path.join(SRC, "sources.txt")) as f:
         for line in f:
             line = line.split("#", 1)[0].strip()
-            if line and line != "[cold]":
+            if line and line != "[cold]" and not line.endswith(other_platform):
                 names.append(line)
     if len(names) < 10:
         sys.exit("configure.py: src/sources.txt lists %d sources: is it complete?" % len(names))

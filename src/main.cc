@@ -1,8 +1,6 @@
 // The `ninja` command: flags, then the load / regenerate / build loop.
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/getopt.h"
 #include "base/metrics.h"
 #include "base/util.h"
 #include "base/version.h"
@@ -25,6 +24,7 @@
 #include "image/graph_loader.h"
 #include "scan/prefetch.h"
 #include "status/live_status.h"
+#include "status/terminal.h"
 #include "tools/tools.h"
 
 namespace ronin {
@@ -99,7 +99,10 @@ bool DebugEnable(const std::string& name, FlagSource source, BuildConfig* config
         "  explain      explain what caused a command to execute\n"
         "  keepdepfile  don't delete depfiles after they're read by ninja\n"
         "  keeprsp      don't delete @response files on success\n"
-        "multiple modes can be enabled via -d FOO -d BAR\n");
+        "%s"
+        "multiple modes can be enabled via -d FOO -d BAR\n",
+        RealDiskInterface::HasStatCache() ? "  nostatcache  don't batch stat() calls per directory and cache them\n"
+                                          : "");
     return false;
   }
   if (name == "stats") {
@@ -118,7 +121,10 @@ bool DebugEnable(const std::string& name, FlagSource source, BuildConfig* config
     config->keep_rsp = true;
     return true;
   }
-  if (name == "nostatcache") return true;  // Windows-only; accepted everywhere
+  if (name == "nostatcache") {  // Windows' cache; accepted everywhere
+    config->stat_cache = false;
+    return true;
+  }
   FlagError(source, UnknownSetting("debug setting", name, {"stats", "explain", "keepdepfile", "keeprsp", "nostatcache"}));
   return false;
 }
@@ -300,10 +306,10 @@ int ReadEnvironmentFlags(Options* options, BuildConfig* config, bool* need_guess
   // "+": stop at the first word that is not an option instead of
   // permuting, so that a stray word is reported, not silently skipped.
   std::string short_options = std::string("+:") + kShortOptions;
-  optind = 0;  // glibc: a full re-initialisation before each scan
+  optind = 0;  // a full re-initialisation before each scan (base/getopt.h)
   opterr = 0;  // our own messages, naming RONIN_FLAGS
   int opt;
-  while ((opt = getopt_long(count, args.data(), short_options.c_str(), long_options.data(), nullptr)) !=
+  while ((opt = GetoptLong(count, args.data(), short_options.c_str(), long_options.data())) !=
          -1) {
     if (opt == '?' || opt == ':') {
       const char* word = args[optind - 1];
@@ -330,7 +336,7 @@ int ReadFlags(int* argc, char*** argv, Options* options, BuildConfig* config) {
   std::vector<option> long_options = LongOptions();
   int opt;
   while (!options->tool &&
-         (opt = getopt_long(*argc, *argv, kShortOptions, long_options.data(), nullptr)) != -1) {
+         (opt = GetoptLong(*argc, *argv, kShortOptions, long_options.data())) != -1) {
     if (opt == '?') {
       if (need_guess) config->parallelism = GuessParallelism();
       // A long option: unknown (optopt 0) or a ronin option misused.
@@ -352,7 +358,7 @@ int ReadFlags(int* argc, char*** argv, Options* options, BuildConfig* config) {
 // flush stdout first, so the interleaving with stderr is unchanged). The
 // browse server's messages must appear as they happen.
 int RunTool(const Tool* tool, NinjaMain* ninja, const Options* options, int argc, char** argv) {
-  if (!isatty(STDOUT_FILENO) && strcmp(tool->name, "browse") != 0) {
+  if (!StdoutIsTerminal() && strcmp(tool->name, "browse") != 0) {
     fflush(stdout);
     setvbuf(stdout, nullptr, _IOFBF, 1 << 16);
   }
@@ -556,7 +562,7 @@ int main(int argc, char** argv) {
   // instead of staying resident in arenas of their own (peak RSS of the
   // first run after a manifest change -1.2 MB). Workers allocate little
   // else, so they rarely wait for the arena's lock.
-  mallopt(M_ARENA_MAX, 1);
+  ronin::UseOneMallocArena();
   int result = ronin::RealMain(argc, argv);
   fflush(stdout);
   ronin::JobReaper::LetGoOfLock();  // no job is left: the next ninja must not wait for it

@@ -20,7 +20,6 @@
 #ifndef RONIN_AUDIT_ACCESS_MONITOR_H_
 #define RONIN_AUDIT_ACCESS_MONITOR_H_
 
-#include <signal.h>
 #include <sys/types.h>
 
 #include <memory>
@@ -34,16 +33,8 @@ namespace ronin {
 // which Start makes); false with *err saying so.
 bool AccessMonitorAvailable(std::string* err);
 
-// How to start a command: what posix_spawn would be told.
-struct WatchedSpawn {
-  const char* path = nullptr;   // the program (no PATH search)
-  char* const* argv = nullptr;
-  char* const* envp = nullptr;
-  int output_fd = -1;           // stdout and stderr, stdin from /dev/null; -1: ninja's own three
-  bool own_process_group = false;
-  sigset_t mask;                // the program starts with this signal mask
-  sigset_t defaults;            // and these signals at their default action
-};
+// How to start a command (POSIX: audit/watched_spawn.h).
+struct WatchedSpawn;
 
 // One command being watched (opaque).
 class CommandWatch;

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "audit/path_syscalls_linux.h"
+#include "audit/watched_spawn.h"
 #include "base/background_thread.h"
 
 namespace ronin {

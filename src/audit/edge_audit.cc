@@ -1,9 +1,8 @@
 #include "audit/edge_audit.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 
+#include "base/file_io.h"
 #include "graph/graph.h"
 #include "graph/state.h"
 
@@ -147,9 +146,9 @@ bool EdgeAuditor::IsNinjaFile(const std::string& path) const {
 }
 
 EdgeAuditor::OnDisk EdgeAuditor::Look(const std::string& path) {
-  struct stat info;
-  if (lstat(path.c_str(), &info) < 0) return OnDisk::kMissing;
-  return S_ISDIR(info.st_mode) ? OnDisk::kDirectory : OnDisk::kFile;
+  FileStatus info;
+  if (!StatLink(path.c_str(), &info)) return OnDisk::kMissing;
+  return info.is_directory() ? OnDisk::kDirectory : OnDisk::kFile;
 }
 
 }  // namespace ronin

@@ -12,33 +12,40 @@
 // So every helper starts with the asynchronous signals blocked, set before
 // it exists (no window). Faults (SIGSEGV and the like) stay unblocked: a
 // blocked fault would kill the process without the sanitizers' report.
+//
+// Windows has no such signals (a console's Ctrl-C runs a handler on a
+// thread of its own): there the blocking is a no-op. POSIX in
+// background_thread_posix.cc, Windows in background_thread_win.cc.
 #ifndef RONIN_BASE_BACKGROUND_THREAD_H_
 #define RONIN_BASE_BACKGROUND_THREAD_H_
 
-#include <pthread.h>
-#include <signal.h>
-
+#include <memory>
 #include <thread>
 #include <utility>
 
 namespace ronin {
 
-// The signals a helper thread blocks: all but the synchronous faults.
-inline sigset_t BackgroundThreadSignals() {
-  sigset_t set;
-  sigfillset(&set);
-  for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS}) sigdelset(&set, fault);
-  return set;
-}
+// While it lives, the calling thread has all signals but the synchronous
+// faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS)
+// blocked; a thread started meanwhile inherits that. Destroyed, it restores
+// the previous mask.
+class AsyncSignalsBlocked {
+ public:
+  AsyncSignalsBlocked();
+  ~AsyncSignalsBlocked();
+  AsyncSignalsBlocked(const AsyncSignalsBlocked&) = delete;
+  AsyncSignalsBlocked& operator=(const AsyncSignalsBlocked&) = delete;
 
-// std::thread(args...), started with BackgroundThreadSignals() blocked.
+ private:
+  struct PreviousMask;
+  std::unique_ptr<PreviousMask> previous_;
+};
+
+// std::thread(args...), started with the asynchronous signals blocked.
 template <typename... Args>
 std::thread StartBackgroundThread(Args&&... args) {
-  sigset_t blocked = BackgroundThreadSignals(), previous;
-  pthread_sigmask(SIG_BLOCK, &blocked, &previous);
-  std::thread thread(std::forward<Args>(args)...);
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  return thread;
+  AsyncSignalsBlocked blocked;
+  return std::thread(std::forward<Args>(args)...);
 }
 
 }  // namespace ronin

@@ -73,6 +73,9 @@ struct BuildConfig {
   bool keep_depfile = false;
   bool keep_rsp = false;
   bool explain = false;
+  // -d nostatcache: no per-directory stat cache while scanning (Windows,
+  // base/disk.h; the flag is taken everywhere, as Ninja does).
+  bool stat_cache = true;
   // --status FMT (Ninja 1.14): the status line's format with $variables
   // (status_format.h); it takes the place of NINJA_STATUS when set.
   bool has_status_format = false;

@@ -3,6 +3,7 @@
 #ifndef RONIN_BASE_DISK_H_
 #define RONIN_BASE_DISK_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -38,14 +39,30 @@ class DiskInterface : public FileReader {
   bool MakeDirs(std::string_view path);
 };
 
+// The real file system: disk_posix.cc and disk_win.cc.
 class RealDiskInterface : public DiskInterface {
  public:
+  RealDiskInterface();
+  ~RealDiskInterface() override;
   TimeStamp Stat(const std::string& path, std::string* err) const override;
   bool MakeDir(const std::string& path) override;
   bool WriteFile(const std::string& path, std::string_view contents) override;
   Status ReadFile(const std::string& path, std::string* contents, std::string* err) override;
   int RemoveFile(const std::string& path) override;
   bool SetMtime(const std::string& path, TimeStamp mtime, std::string* err) override;
+
+  // Whether this platform has Ninja's stat cache (Windows: each directory
+  // listed once with FindFirstFileEx while the build's targets are
+  // scanned; `-d nostatcache` turns it off).
+  static bool HasStatCache();
+  // Lets Stat answer from the cache until turned off again (which empties
+  // it): on for the dirty scan, off before commands run, so that restat
+  // sees fresh times. A no-op where there is no cache.
+  void AllowStatCache(bool allow);
+
+ private:
+  class StatCache;
+  mutable std::unique_ptr<StatCache> stat_cache_;  // null while not allowed
 };
 
 }  // namespace ronin

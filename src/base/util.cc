@@ -2,12 +2,10 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #if defined(__SSE2__)
@@ -136,7 +134,32 @@ size_t CanonicalizePath(char* path, size_t len) {
   return out - path;
 }
 
+namespace {
+
+bool IsPathSeparator(char c) { return c == '/' || c == '\\'; }
+
+// IsCanonicalPath's answer under Windows' rules, for the paths whose
+// answer differs there: a '\\' is never canonical, a UNC prefix is.
+bool IsCanonicalWindowsPath(std::string_view path, bool* decided) {
+  *decided = true;
+  if (path.find('\\') != std::string_view::npos) return false;
+  if (path.size() >= 2 && path[0] == '/' && path[1] == '/') {
+    std::string copy(path);
+    uint64_t bits;
+    return CanonicalizeWindowsPath(&copy[0], copy.size(), &bits) == copy.size() && copy == path;
+  }
+  *decided = false;
+  return false;
+}
+
+}  // namespace
+
 bool IsCanonicalPath(std::string_view path) {
+  if constexpr (kWindows) {
+    bool decided;
+    bool canonical = IsCanonicalWindowsPath(path, &decided);
+    if (decided) return canonical;
+  }
   const char* p = path.data();
   const char* end = p + path.size();
   if (p == end) return false;
@@ -166,7 +189,79 @@ bool IsCanonicalPath(std::string_view path) {
 
 void CanonicalizePath(std::string* path) {
   if (path->empty()) return;
-  path->resize(CanonicalizePath(&(*path)[0], path->size()));
+  if constexpr (kWindows) {
+    uint64_t slash_bits;
+    path->resize(CanonicalizeWindowsPath(&(*path)[0], path->size(), &slash_bits));
+  } else {
+    path->resize(CanonicalizePath(&(*path)[0], path->size()));
+  }
+}
+
+size_t CanonicalizeWindowsPath(char* path, size_t len, uint64_t* slash_bits) {
+  *slash_bits = 0;
+  if (len == 0) return 0;
+  const char* in = path;
+  const char* end = path + len;
+  char* out = path;
+  // A leading separator stays; two of them (a UNC path, \\server\share) too.
+  if (IsPathSeparator(*in)) {
+    size_t kept = len >= 2 && IsPathSeparator(in[1]) ? 2 : 1;
+    for (size_t i = 0; i < kept; ++i) *out++ = *in++;
+  }
+  char* root_end = out;  // a trailing separator is stripped down to here
+  // Leading ".." components are kept with their separators.
+  while (end - in >= 3 && in[0] == '.' && in[1] == '.' && IsPathSeparator(in[2])) {
+    for (int i = 0; i < 3; ++i) *out++ = *in++;
+  }
+  char* base = out;  // ".." never folds what is before here
+  int components = 0;  // kept since `base`, each ending in its separator
+  while (in < end) {
+    const char* sep = in;
+    while (sep != end && !IsPathSeparator(*sep)) ++sep;
+    size_t n = sep - in;
+    bool last = sep == end;
+    bool is_dotdot = n == 2 && in[0] == '.' && in[1] == '.';
+    if (n == 0 || (n == 1 && in[0] == '.')) {
+      // Empty or ".": dropped.
+    } else if (is_dotdot && components > 0) {
+      // Back to the start of the last kept component.
+      --components;
+      while (--out > base && !IsPathSeparator(out[-1])) {
+      }
+    } else {
+      // A component (or a ".." that cannot fold) with its own separator.
+      if (!is_dotdot) ++components;
+      size_t copy = last ? n : n + 1;
+      memmove(out, in, copy);
+      out += copy;
+    }
+    in = last ? end : sep + 1;
+  }
+  if (out > root_end && IsPathSeparator(out[-1])) --out;
+  if (out == path) *out++ = '.';
+  // Separators to '/', noting which were '\\' (the first 64).
+  uint64_t bits = 0, mask = 1;
+  for (char* c = path; c != out; ++c) {
+    if (!IsPathSeparator(*c)) continue;
+    if (*c == '\\') {
+      bits |= mask;
+      *c = '/';
+    }
+    mask <<= 1;
+  }
+  *slash_bits = bits;
+  return out - path;
+}
+
+std::string Decanonicalize(std::string_view path, uint64_t slash_bits) {
+  std::string result(path);
+  uint64_t mask = 1;
+  for (size_t i = 0; i < result.size() && slash_bits >= mask && mask != 0; ++i) {
+    if (result[i] != '/') continue;
+    if (slash_bits & mask) result[i] = '\\';
+    mask <<= 1;
+  }
+  return result;
 }
 
 namespace {
@@ -232,6 +327,44 @@ void AppendShellEscaped(std::string_view text, std::string* out) {
       out->push_back(c);
   }
   out->push_back('\'');
+}
+
+std::string TextFileBytes(std::string text) {
+  if constexpr (!kWindows) return text;
+  size_t newlines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+  if (newlines == 0) return text;
+  std::string crlf;
+  crlf.reserve(text.size() + newlines);
+  for (char c : text) {
+    if (c == '\n') crlf.push_back('\r');
+    crlf.push_back(c);
+  }
+  return crlf;
+}
+
+void AppendWin32Escaped(std::string_view text, std::string* out) {
+  if (text.find_first_of(" \"") == std::string_view::npos) {
+    out->append(text);
+    return;
+  }
+  // CommandLineToArgv's rules: backslashes are literal unless they come
+  // before a '"', where each doubles and the quote is escaped by one more;
+  // those before the closing quote double too.
+  out->push_back('"');
+  size_t backslashes = 0;
+  for (char c : text) {
+    if (c == '\\') {
+      ++backslashes;
+    } else if (c == '"') {
+      out->append(backslashes + 1, '\\');
+      backslashes = 0;
+    } else {
+      backslashes = 0;
+    }
+    out->push_back(c);
+  }
+  out->append(backslashes, '\\');
+  out->push_back('"');
 }
 
 int EditDistance(std::string_view a, std::string_view b, int max_distance) {
@@ -301,88 +434,18 @@ std::string StripAnsiEscapeCodes(std::string_view text) {
   return out;
 }
 
-namespace {
-
-// First line of a small file ("" if unreadable). Plain stdio: iostreams
-// would cost start-up time and memory in every run.
-std::string ReadFirstLine(const std::string& path) {
-  FILE* file = fopen(path.c_str(), "re");
-  if (!file) return std::string();
-  char buffer[4096];
-  std::string line;
-  if (fgets(buffer, sizeof(buffer), file)) line = buffer;
-  fclose(file);
-  while (!line.empty() && line.back() == '\n') line.pop_back();
-  return line;
-}
-
-// CPU quota from a cgroup v2 "cpu.max" or v1 "cpu.cfs_{quota,period}_us".
-int CgroupCpuLimit() {
-  FILE* cgroups = fopen("/proc/self/cgroup", "re");
-  if (!cgroups) return -1;
-  std::string v2_path, v1_path;
-  char buffer[4096];
-  while (fgets(buffer, sizeof(buffer), cgroups)) {
-    std::string line(buffer);
-    while (!line.empty() && line.back() == '\n') line.pop_back();
-    // "ID:CONTROLLERS:PATH"
-    size_t first = line.find(':');
-    size_t second = first == std::string::npos ? first : line.find(':', first + 1);
-    if (second == std::string::npos) continue;
-    std::string controllers = line.substr(first + 1, second - first - 1);
-    std::string path = line.substr(second + 1);
-    if (line.compare(0, first, "0") == 0 && controllers.empty()) v2_path = path;
-    size_t start = 0;
-    while (start <= controllers.size()) {
-      size_t comma = controllers.find(',', start);
-      if (comma == std::string::npos) comma = controllers.size();
-      if (controllers.compare(start, comma - start, "cpu") == 0) v1_path = path;
-      start = comma + 1;
-    }
-  }
-  fclose(cgroups);
-  if (!v2_path.empty() || v1_path.empty()) {
-    std::string max = ReadFirstLine("/sys/fs/cgroup" + v2_path + "/cpu.max");
-    long long quota = 0, period = 0;
-    if (sscanf(max.c_str(), "%lld %lld", &quota, &period) == 2 && period > 0)
-      return static_cast<int>(quota / period);
-  }
-  if (!v1_path.empty()) {
-    for (const char* mount : {"/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"}) {
-      std::string quota = ReadFirstLine(std::string(mount) + v1_path + "/cpu.cfs_quota_us");
-      std::string period = ReadFirstLine(std::string(mount) + v1_path + "/cpu.cfs_period_us");
-      if (quota.empty() || period.empty()) continue;
-      long long q = atoll(quota.c_str()), p = atoll(period.c_str());
-      if (q > 0 && p > 0) return static_cast<int>(q / p);
-    }
-  }
-  return -1;
-}
-
-}  // namespace
-
-int GetProcessorCount() {
-  int count = -1;
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) count = CPU_COUNT(&set);
-  int quota = CgroupCpuLimit();
-  if (quota >= 0 && (count < 0 || quota < count)) count = quota;
-  if (count < 0) count = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
-  return count;
-}
-
-double GetLoadAverage() {
-  double load[3];
-  if (getloadavg(load, 3) < 0) return -0.0;
-  return load[0];
-}
-
 std::string_view DirName(std::string_view path) {
-  size_t slash = path.find_last_of('/');
+  size_t slash = kWindows ? path.find_last_of("/\\") : path.find_last_of('/');
   if (slash == std::string_view::npos) return std::string_view();
   // Keep the root of absolute paths; drop runs of slashes.
-  while (slash > 0 && path[slash - 1] == '/') --slash;
+  while (slash > 0 && (path[slash - 1] == '/' || (kWindows && path[slash - 1] == '\\'))) --slash;
   return path.substr(0, slash == 0 ? 1 : slash);
+}
+
+const char* FindLastByte(const char* data, char byte, size_t size) {
+  for (size_t i = size; i > 0; --i)
+    if (data[i - 1] == byte) return data + i - 1;
+  return nullptr;
 }
 
 int64_t ReadUpTo(int fd, char* data, size_t size) {
@@ -410,12 +473,6 @@ bool WriteFully(int fd, const char* data, size_t size) {
     size -= static_cast<size_t>(n);
   }
   return true;
-}
-
-int64_t MonotonicMillis() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1000000;
 }
 
 void AppendJsonString(std::string_view text, std::string* out) {
@@ -449,15 +506,6 @@ void AppendJsonString(std::string_view text, std::string* out) {
     }
   }
   out->append(text.data() + plain, text.size() - plain);
-}
-
-std::string WorkingDirectory() {
-  std::vector<char> buffer(1024);
-  while (!getcwd(buffer.data(), buffer.size())) {
-    if (errno != ERANGE) Fatal("cannot determine working directory: %s", strerror(errno));
-    buffer.resize(buffer.size() * 2);
-  }
-  return buffer.data();
 }
 
 bool ParseCount(std::string_view text, int64_t* value) {

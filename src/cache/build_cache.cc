@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +15,7 @@
 #include <thread>
 
 #include "base/background_thread.h"
+#include "base/file_io.h"
 #include "base/sha256.h"
 #include "base/util.h"
 #include "cache/cache_policy.h"
@@ -33,15 +33,15 @@ namespace {
 constexpr size_t kLookupThreads = 4;
 
 bool ReadWhole(const std::string& path, std::string* bytes, bool* executable) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = OpenFile(path.c_str(), O_RDONLY);
   if (fd < 0) return false;
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  FileStatus st;
+  if (!StatDescriptor(fd, &st) || !st.is_file()) {
     close(fd);
     return false;
   }
-  *executable = (st.st_mode & S_IXUSR) != 0;
-  bool whole = ReadFdExactly(fd, st.st_size, bytes);
+  *executable = st.executable;
+  bool whole = ReadFdExactly(fd, static_cast<int64_t>(st.size), bytes);
   close(fd);
   return whole;
 }
@@ -51,11 +51,11 @@ bool ReadWhole(const std::string& path, std::string* bytes, bool* executable) {
 bool WriteAtomically(const std::string& path, const std::string& bytes, bool executable) {
   static const std::string suffix = ".ronin-cache." + std::to_string(getpid());
   std::string tmp = path + suffix;
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0777 : 0666);
+  int fd = OpenFile(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, executable ? 0777 : 0666);
   if (fd < 0) return false;
   bool wrote = WriteFully(fd, bytes.data(), bytes.size());
   bool ok = close(fd) == 0 && wrote;
-  if (ok && rename(tmp.c_str(), path.c_str()) == 0) return true;
+  if (ok && RenameReplacing(tmp.c_str(), path.c_str())) return true;
   unlink(tmp.c_str());
   return false;
 }
@@ -398,7 +398,10 @@ bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int
   std::vector<std::string> paths;
   *filtered_output = output;
   if (edge->GetBinding(Rule::kDeps) == "msvc") {
-    *filtered_output = FilterShowIncludes(output, edge->GetBinding(Rule::kMsvcDepsPrefix), &paths, CanonicalizePath);
+    std::string err;
+    if (!FilterShowIncludes(output, edge->GetBinding(Rule::kMsvcDepsPrefix), &paths, NormalizeIncludePath,
+                            filtered_output, &err))
+      return false;
   } else if (!edge->GetUnescapedDepfile().empty()) {
     std::string content, err;
     bool executable;

@@ -3,12 +3,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 
+#include "base/file_io.h"
 #include "base/sha256.h"
 
 namespace ronin {
@@ -63,21 +63,21 @@ std::string FileHasher::Digest(const std::string& path, int64_t* mtime_ns) {
   int64_t ignored;
   if (!mtime_ns) mtime_ns = &ignored;
   *mtime_ns = -1;
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) return "missing";
-  *mtime_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
-  if (!S_ISREG(st.st_mode)) return "unreadable";
+  FileStatus st;
+  if (!StatPath(path.c_str(), &st)) return "missing";
+  *mtime_ns = st.mtime;
+  if (!st.is_file()) return "unreadable";
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = known_.find(path);
-    if (it != known_.end() && it->second.mtime_ns == *mtime_ns && it->second.size == st.st_size)
+    if (it != known_.end() && it->second.mtime_ns == *mtime_ns && it->second.size == static_cast<int64_t>(st.size))
       return Sha256DigestHex(it->second.digest);
   }
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = OpenFile(path.c_str(), O_RDONLY);
   if (fd < 0) return "unreadable";
   Sha256 hash;
   char buffer[65536];
-  ssize_t got;
+  int64_t got;
   while ((got = read(fd, buffer, sizeof buffer)) != 0) {
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) break;
@@ -85,17 +85,16 @@ std::string FileHasher::Digest(const std::string& path, int64_t* mtime_ns) {
   }
   // Written while it was read: the digest may mix two versions. It is not
   // remembered, and the caller sees the newer time.
-  struct stat after;
-  bool stat_ok = fstat(fd, &after) == 0;
+  FileStatus after;
+  bool stat_ok = StatDescriptor(fd, &after);
   close(fd);
   if (got != 0 || !stat_ok) return "unreadable";
-  bool steady = after.st_mtim.tv_sec == st.st_mtim.tv_sec && after.st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
-                after.st_size == st.st_size;
-  Known known{*mtime_ns, st.st_size, {}};
+  bool steady = after.mtime == st.mtime && after.size == st.size;
+  Known known{*mtime_ns, static_cast<int64_t>(st.size), {}};
   hash.Digest(known.digest);
   std::string digest = Sha256DigestHex(known.digest);
   if (!steady) {
-    *mtime_ns = std::max(*mtime_ns, int64_t{after.st_mtim.tv_sec} * 1000000000 + after.st_mtim.tv_nsec);
+    *mtime_ns = std::max(*mtime_ns, after.mtime);
     return digest;
   }
   std::lock_guard<std::mutex> lock(mutex_);

@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,6 +13,7 @@
 #include <atomic>
 #include <functional>
 
+#include "base/file_io.h"
 #include "base/sha256.h"
 #include "base/util.h"
 
@@ -21,12 +21,17 @@ namespace ronin {
 namespace {
 
 // A file read less than this many seconds after its mtime keeps it.
-constexpr time_t kUsedRecently = 3600;
+constexpr int64_t kUsedRecently = 3600;
+
+// Whether `st` was modified within kUsedRecently of now.
+bool RecentlyModified(const FileStatus& st) {
+  return FileTimeNow() - st.mtime <= kUsedRecently * kFileTimeUnitsPerSecond;
+}
 
 bool MakeDirs(const std::string& path) {
   for (size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
     std::string prefix = path.substr(0, slash);
-    if (mkdir(prefix.c_str(), 0777) != 0 && errno != EEXIST) return false;
+    if (!MakeDirectory(prefix.c_str()) && errno != EEXIST) return false;
     if (slash == std::string::npos) return true;
   }
 }
@@ -41,11 +46,11 @@ std::string DirectoryCacheStore::PathFor(const char* kind, const std::string& na
 }
 
 bool DirectoryCacheStore::ReadFile(const std::string& path, std::string* bytes) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = OpenFile(path.c_str(), O_RDONLY);
   if (fd < 0) return false;
-  struct stat st;
-  bool whole = fstat(fd, &st) == 0 && ReadFdExactly(fd, st.st_size, bytes);
-  if (whole && time(nullptr) - st.st_mtime > kUsedRecently) futimens(fd, nullptr);  // used now: last to go in Trim
+  FileStatus st;
+  bool whole = StatDescriptor(fd, &st) && ReadFdExactly(fd, static_cast<int64_t>(st.size), bytes);
+  if (whole && !RecentlyModified(st)) TouchDescriptor(fd);  // used now: last to go in Trim
   close(fd);
   return whole;
 }
@@ -56,9 +61,9 @@ bool DirectoryCacheStore::WriteAtomically(const std::string& path, std::string_v
   // and a store per command should cost no mkdir calls.
   std::string dir = path.substr(0, path.rfind('/'));
   std::string tmp = tmp_prefix_ + std::to_string(counter++);
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  int fd = OpenFile(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
   if (fd < 0 && errno == ENOENT && MakeDirs(root_ + "/tmp"))
-    fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    fd = OpenFile(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
   if (fd < 0) return WriteFailed("creating " + tmp, "");
   bool written = WriteFully(fd, bytes.data(), bytes.size());
   int error = errno;
@@ -68,8 +73,8 @@ bool DirectoryCacheStore::WriteAtomically(const std::string& path, std::string_v
   }
   errno = error;
   if (!written) return WriteFailed("writing " + tmp, tmp);
-  if (rename(tmp.c_str(), path.c_str()) == 0) return true;
-  if (errno == ENOENT && MakeDirs(dir) && rename(tmp.c_str(), path.c_str()) == 0) return true;
+  if (RenameReplacing(tmp.c_str(), path.c_str())) return true;
+  if (errno == ENOENT && MakeDirs(dir) && RenameReplacing(tmp.c_str(), path.c_str())) return true;
   return WriteFailed("renaming " + tmp + " to " + path, tmp);
 }
 
@@ -102,7 +107,7 @@ bool DirectoryCacheStore::PutBlob(std::string_view bytes, std::string* digest) {
   return WriteAtomically(PathFor("cas", *digest), bytes);
 }
 
-void DirectoryCacheStore::ForEachFile(const std::function<void(const std::string& path, const struct stat& st)>& visit) {
+void DirectoryCacheStore::ForEachFile(const std::function<void(const std::string& path, const FileStatus& st)>& visit) {
   for (const char* kind : {"ac", "cas"}) {
     std::string top = root_ + "/" + kind;
     DIR* shards = opendir(top.c_str());
@@ -115,8 +120,8 @@ void DirectoryCacheStore::ForEachFile(const std::function<void(const std::string
       while (dirent* file = readdir(dir)) {
         if (file->d_name[0] == '.') continue;
         std::string path = shard_path + "/" + file->d_name;
-        struct stat st;
-        if (stat(path.c_str(), &st) == 0) visit(path, st);
+        FileStatus st;
+        if (StatPath(path.c_str(), &st)) visit(path, st);
       }
       closedir(dir);
     }
@@ -130,7 +135,7 @@ int64_t DirectoryCacheStore::Trim() {
   // every build that stored something) costs no list of its files, which
   // for a large cache would be the build's largest allocation.
   int64_t total = 0;
-  ForEachFile([&](const std::string&, const struct stat& st) { total += st.st_size; });
+  ForEachFile([&](const std::string&, const FileStatus& st) { total += static_cast<int64_t>(st.size); });
   if (total <= max_bytes_) return 0;
   struct File {
     int64_t mtime_ns;
@@ -139,9 +144,9 @@ int64_t DirectoryCacheStore::Trim() {
   };
   std::vector<File> files;
   total = 0;
-  ForEachFile([&](const std::string& path, const struct stat& st) {
-    files.push_back({int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec, st.st_size, path});
-    total += st.st_size;
+  ForEachFile([&](const std::string& path, const FileStatus& st) {
+    files.push_back({st.mtime, static_cast<int64_t>(st.size), path});
+    total += static_cast<int64_t>(st.size);
   });
   int64_t target = max_bytes_ / 10 * 9;
   std::sort(files.begin(), files.end(), [](const File& a, const File& b) { return a.mtime_ns < b.mtime_ns; });

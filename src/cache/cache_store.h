@@ -7,13 +7,14 @@
 #ifndef RONIN_CACHE_CACHE_STORE_H_
 #define RONIN_CACHE_CACHE_STORE_H_
 
-#include <sys/stat.h>
 
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "base/file_io.h"
 
 namespace ronin {
 
@@ -69,7 +70,7 @@ class DirectoryCacheStore : public CacheStore {
  private:
   std::string PathFor(const char* kind, const std::string& name) const;
   // Every file under ac/ and cas/ with what stat said of it.
-  void ForEachFile(const std::function<void(const std::string& path, const struct stat& st)>& visit);
+  void ForEachFile(const std::function<void(const std::string& path, const FileStatus& st)>& visit);
   bool ReadFile(const std::string& path, std::string* bytes);
   bool WriteAtomically(const std::string& path, std::string_view bytes);
   // Notes `what` failed with errno, removes `tmp` (unless empty): false.

@@ -5,7 +5,6 @@
 #include "base/sha256.h"
 #include "base/util.h"
 #include "net/dns_resolver.h"
-#include "net/http_server.h"  // ResolveListenAddresses: numeric and /etc/hosts names
 
 namespace ronin {
 
@@ -30,13 +29,13 @@ std::unique_ptr<CacheStore> OpenHttpCacheStore(const std::string& url,
     *err = "bad cache URL '" + url + "': " + url_err;
     return nullptr;
   }
-  // Numeric addresses and /etc/hosts first, then DNS (only here, so builds
-  // without an HTTP cache never read resolv.conf). An unknown name leaves no
-  // addresses, which the first request reports as the server's failure.
+  // Numeric addresses and the hosts file first, then DNS (only here, so
+  // builds without an HTTP cache never read resolv.conf). An unknown name
+  // leaves no addresses, which the first request reports as the server's
+  // failure.
   std::vector<sockaddr_storage> addresses;
   std::string resolve_err;
-  if (!ResolveListenAddresses(parsed.host, parsed.port, "/etc/hosts", &addresses, &resolve_err))
-    ResolveWithDns(parsed.host, parsed.port, "/etc/resolv.conf", &addresses, &resolve_err);
+  ResolveHost(parsed.host, parsed.port, &addresses, &resolve_err);
   return std::make_unique<HttpCacheStore>(url, parsed, addresses, options);
 }
 

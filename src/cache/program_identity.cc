@@ -1,12 +1,12 @@
 // Which programs a command runs, and what they are (cache/program_identity.h).
 #include "cache/program_identity.h"
 
-#include <limits.h>
 #include <stdlib.h>
 
 #include <mutex>
 #include <unordered_map>
 
+#include "base/file_io.h"
 #include "cache/cache_key.h"
 #include "exec/path_lookup.h"
 
@@ -18,8 +18,8 @@ namespace {
 std::string ResolveProgramUncached(const std::string& word) {
   std::string program = FindProgram(word);
   if (program.empty()) return "";
-  char resolved[PATH_MAX];
-  return realpath(program.c_str(), resolved) ? resolved : program;
+  std::string resolved = RealPath(program.c_str());
+  return resolved.empty() ? program : resolved;
 }
 
 // ResolveProgramUncached once per word and process: every cacheable command

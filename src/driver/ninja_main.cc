@@ -200,7 +200,8 @@ Node* NinjaMain::CollectTarget(const char* cpath, std::string* err) {
     *err = "empty path";
     return nullptr;
   }
-  CanonicalizePath(&path);
+  uint64_t slash_bits;
+  CanonicalizePath(&path, &slash_bits);
   // "foo.c^" means the first output of the first edge using foo.c.
   bool first_dependent = false;
   if (path.back() == '^') {
@@ -209,7 +210,7 @@ Node* NinjaMain::CollectTarget(const char* cpath, std::string* err) {
   }
   Node* node = state_.LookupNode(path);
   if (!node) {
-    *err = "unknown target '" + path + "'";
+    *err = "unknown target '" + Decanonicalize(path, slash_bits) + "'";
     if (path == "clean") {
       *err += ", did you mean 'ninja -t clean'?";
     } else if (path == "help") {
@@ -285,6 +286,9 @@ ExitStatus NinjaMain::Build(int argc, char** argv, Status* status, BuildEndEvent
     end->error = err;
     return kExitFailure;
   }
+  // Windows lists each directory once for the scan (as ninja.exe); the
+  // build itself stats afresh, so that restat sees new times.
+  disk_.AllowStatCache(config_.stat_cache);
 
   // Ninja looks for make's jobserver here, after the targets are known and
   // before they are scanned. Declared before the build's setup, which uses it.
@@ -302,6 +306,7 @@ ExitStatus NinjaMain::Build(int argc, char** argv, Status* status, BuildEndEvent
       return kExitFailure;
     }
   }
+  disk_.AllowStatCache(false);
   if (!SettleSkips(&err)) {
     Error("%s", err.c_str());
     return kExitFailure;

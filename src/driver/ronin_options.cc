@@ -10,8 +10,10 @@
 
 #include "audit/access_monitor.h"
 #include "base/util.h"
+#include "exec/job_reaper.h"
 #include "sched/remote_launchers.h"
 #include "status/status.h"
+#include "watch/file_watcher.h"
 
 namespace ronin {
 namespace {
@@ -135,6 +137,7 @@ bool ApplyJobReaper(const char* value, BuildConfig* config, std::string* err) {
     *err = "expected on or off";
     return false;
   }
+  if (setting == "on" && !JobReaper::Available(err)) return false;
   config->ronin.job_reaper = setting == "on";
   return true;
 }
@@ -155,7 +158,8 @@ bool ApplyQuestion(const char*, BuildConfig* config, std::string*) {
   return true;
 }
 
-bool ApplyWatch(const char*, BuildConfig* config, std::string*) {
+bool ApplyWatch(const char*, BuildConfig* config, std::string* err) {
+  if (!FileWatcher::Available(err)) return false;
   config->ronin.watch = true;
   return true;
 }

@@ -3,12 +3,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "base/file_io.h"
 #include "base/idle_memory.h"
 #include "base/util.h"
 #include "driver/ninja_main.h"
@@ -36,9 +36,8 @@ constexpr size_t kNamedChanges = 5;
 constexpr std::string_view kCurrentDir = "";
 
 TimeStamp MtimeOf(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0) return 0;
-  return static_cast<TimeStamp>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  FileStatus status;
+  return StatPath(path.c_str(), &status) ? status.mtime : 0;
 }
 
 // The edges whose commands ended during a build (their outputs and deps
@@ -325,8 +324,8 @@ void WatchLoop::AddPolledCandidates(std::vector<Node*>* candidates) {
 }
 
 bool WatchLoop::StillBeingWritten(const std::string& path) {
-  struct stat st;
-  return lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1;
+  FileStatus status;
+  return StatLink(path.c_str(), &status) && status.is_file() && status.links == 1;
 }
 
 std::vector<Node*> WatchLoop::ChangedNodes(const FileWatcher::Changes& changes, bool* reload) {

@@ -66,7 +66,8 @@ struct BuildEndEvent {
 class EventStream : public SkipRecorder {
  public:
   // Opens PATH (created or truncated) or "fd:N" (an open descriptor, left
-  // open). Null with *err when it cannot.
+  // open; POSIX only: Windows passes handles, not descriptors, to the
+  // programs it starts). Null with *err when it cannot.
   static std::unique_ptr<EventStream> Open(const std::string& where, std::string* err);
   ~EventStream();
 
@@ -101,12 +102,15 @@ class EventStream : public SkipRecorder {
   std::string& Begin(const char* name);
   // Ends the line and writes it.
   void End();
+  // Writes line_ whole (per platform: event_stream_posix.cc, _win.cc);
+  // false when it cannot (the reader went away).
+  bool WriteLine();
   // edge_skipped for each skip held since the last build (Skipped).
   void WriteSkipsBeforeBuild();
 
   int fd_;
   bool owned_;
-  bool may_raise_sigpipe_;  // a pipe or socket: its reader may go away
+  bool may_raise_sigpipe_ = false;  // POSIX: a pipe or socket, whose reader may go away
   const BuildConfig* config_ = nullptr;  // from StreamStarted
   int64_t start_millis_ = 0;
   int build_ = 0;       // builds started so far

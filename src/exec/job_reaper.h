@@ -39,6 +39,9 @@ JobFiles JobFilesOf(const Edge& edge);
 
 class JobReaper {
  public:
+  // Whether this platform has a reaper; false with *err saying why
+  // (Windows: not yet, so --job-reaper=on is refused there).
+  static bool Available(std::string* err);
   // Starts the reaper on first use; false if it could not be started (the
   // build goes on without it, as Ninja would).
   static JobReaper* Get();

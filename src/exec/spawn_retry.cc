@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/util.h"
 #include "graph/graph.h"
@@ -22,7 +21,7 @@ bool IsTransientSpawnError(int error) {
 std::string DescribeSpawnFailure(const Edge* edge, const std::string& command, int error, bool transient) {
   std::string message = "cannot start the command for '" + std::string(edge->outputs[0]->path) + "': ";
   if (error == E2BIG) {
-    long arg_max = sysconf(_SC_ARG_MAX);
+    int64_t arg_max = CommandLineLimit();
     return message + "it is " + std::to_string(command.size()) +
            " bytes long, more than the system takes for one command (ARG_MAX " + std::to_string(arg_max) +
            ", at most " + std::to_string(kMaxArgumentLength) +

@@ -1,12 +1,15 @@
-// Running commands: each non-console job gets its own process group, stdin
-// from /dev/null and one pipe for stdout+stderr; one ppoll() loop collects
-// output and exits. Signals (SIGINT/SIGTERM/SIGHUP) are blocked except
-// while waiting, so an interrupt is always noticed at a safe point.
+// Running commands. POSIX (subprocess_posix.cc): each non-console job gets
+// its own process group, stdin from /dev/null and one pipe for
+// stdout+stderr; one ppoll() loop collects output and exits. Signals
+// (SIGINT/SIGTERM/SIGHUP) are blocked except while waiting, so an interrupt
+// is always noticed at a safe point. Windows (subprocess_win.cc), as
+// ninja.exe: CreateProcess with the command line as it is (no shell), a
+// new process group and NUL as stdin for non-console jobs, output through
+// a named pipe read with overlapped I/O on one completion port, which a
+// console's Ctrl-C wakes too.
 #ifndef RONIN_EXEC_SUBPROCESS_H_
 #define RONIN_EXEC_SUBPROCESS_H_
 
-#include <poll.h>
-#include <signal.h>
 #include <sys/types.h>
 
 #include <cstdint>
@@ -15,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "audit/access_monitor.h"
 #include "base/exit_status.h"
 #include "exec/job_reaper.h"
+#include "log/file_accesses.h"
 
 namespace ronin {
 
@@ -32,6 +35,7 @@ class Subprocess {
   bool Done() const;
   const std::string& output() const { return output_; }
   bool use_console() const { return use_console_; }
+  // Its process id (POSIX: also its process group's, unless a console job).
   pid_t pid() const { return pid_; }
   // The largest resident size in the command's process tree (bytes), once
   // it has been waited for; -1 before.
@@ -41,30 +45,19 @@ class Subprocess {
 
  private:
   friend class SubprocessSet;
-  class Launch;
-  explicit Subprocess(bool use_console) : use_console_(use_console) {}
+  // What only one platform has (its pipe, process handle, ...).
+  struct Platform;
+
+  explicit Subprocess(bool use_console);
   bool Start(SubprocessSet* set, const std::string& command, const JobFiles* files);
-  // Reads what the pipe holds now; closes it at end of file.
-  void ReadAvailable();
-  // Notes the exit of a console job if it has ended (non-blocking).
-  void CheckExited();
-  // waitpid() that also takes the child's peak RSS.
-  pid_t Wait(int options, int* status);
-  // For a command started without the shell and killed by a signal.
-  ExitStatus ReportSignalAsShell(int status);
 
   std::string output_;
-  int fd_ = -1;
   pid_t pid_ = -1;
   bool use_console_;
-  bool started_directly_ = false;  // without /bin/sh (exec/direct_exec.h)
   bool exited_ = false;
-  int wait_status_ = 0;
   int64_t peak_rss_kib_ = -1;
-  JobReaper* reaper_ = nullptr;  // told of the start and of the reaping
-  AccessMonitor* monitor_ = nullptr;  // --audit: the monitor it runs under
-  CommandWatch* watch_ = nullptr;     // until it is reaped
-  std::shared_ptr<const FileAccesses> accesses_;
+  std::shared_ptr<const FileAccesses> accesses_;  // --audit's, once reaped
+  std::unique_ptr<Platform> platform_;
 };
 
 class SubprocessSet {
@@ -75,10 +68,10 @@ class SubprocessSet {
   explicit SubprocessSet(bool reap_jobs = true, bool watch_commands = false);
   ~SubprocessSet();
 
-  // Starts a command via /bin/sh -c; null if it could not be spawned. If
-  // ninja dies, the reaper kills it and removes those of `files` it wrote.
-  // When the monitor cannot start, null with errno ENOSYS and
-  // monitor_error() saying why.
+  // Starts a command (POSIX: via /bin/sh -c); null if it could not be
+  // spawned (errno says why). If ninja dies, the reaper kills it and
+  // removes those of `files` it wrote. When the access monitor cannot
+  // start, null with errno ENOSYS and monitor_error() saying why.
   Subprocess* Add(const std::string& command, bool use_console = false, const JobFiles* files = nullptr);
   // Whether Add's `files` are of use.
   bool reaps_jobs() const { return reap_jobs_; }
@@ -98,27 +91,29 @@ class SubprocessSet {
   size_t running_count() const { return running_.size(); }
   size_t finished_count() const { return finished_.size(); }
   int interrupted() const { return interrupted_; }
-  const sigset_t& old_mask() const { return old_mask_; }
   const std::string& monitor_error() const { return monitor_error_; }
 
  private:
   friend class Subprocess;
+  // The platform's waiting machinery (signal masks and handlers and the
+  // poll set; or the completion port), and --audit's monitor (POSIX).
+  struct Platform;
+
+  // Starts the access monitor when commands are watched and it is not yet
+  // running (a build that runs none pays nothing for --audit); false,
+  // with monitor_error_ set, when it cannot start.
+  bool StartWatching();
   bool IsInterrupted() const { return interrupted_ != 0; }
-  void HandlePendingInterruption();
-  static void SetInterruptedFlag(int signum);
-  static void SetChildExitedFlag(int signum);
+  // Moves the jobs that are done from running_ to finished_.
+  void CollectDone();
 
   std::vector<Subprocess*> running_;
   std::deque<Subprocess*> finished_;
-  std::vector<pollfd> poll_fds_;     // DoWork's, reused
-  std::vector<Subprocess*> polled_;  // the job of each pipe in poll_fds_
   int interrupted_ = 0;
   bool reap_jobs_;
   bool watch_commands_;
-  std::unique_ptr<AccessMonitor> monitor_;  // declared before the jobs go: outlives them
   std::string monitor_error_;
-  sigset_t old_mask_;
-  struct sigaction old_int_act_, old_term_act_, old_hup_act_, old_chld_act_;
+  std::unique_ptr<Platform> platform_;
 };
 
 }  // namespace ronin

@@ -22,6 +22,8 @@ bool Node::Stat(DiskInterface* disk, std::string* err) {
 }
 
 static_assert(sizeof(void*) != 8 || sizeof(Edge) == 120, "Edge grew: 52k of them in the bench tree");
+static_assert(sizeof(void*) != 8 || sizeof(Node) == (kWindows ? 64 : 56),
+              "Node grew: 103k of them in the bench tree (slash bits only on Windows)");
 
 const CompactVector<Node*>& Edge::validations() const {
   static const CompactVector<Node*> kNone;
@@ -119,10 +121,14 @@ class EdgeEnv : public Env {
   void AppendPaths(Node* const* begin, Node* const* end, char separator, std::string* out) const {
     for (Node* const* node = begin; node != end; ++node) {
       if (node != begin) out->push_back(separator);
+      // As written in the manifest: on Windows with its backslashes.
+      std::string spelled;
+      std::string_view path = (*node)->path;
+      if ((*node)->slash_bits()) path = spelled = (*node)->PathDecanonicalized();
       if (escape_ == Escape::kShell)
-        AppendShellEscaped((*node)->path, out);
+        AppendCommandEscaped(path, out);
       else
-        out->append((*node)->path);
+        out->append(path);
     }
   }
 

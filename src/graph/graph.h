@@ -19,8 +19,12 @@ namespace ronin {
 class DiskInterface;
 struct Edge;
 
-struct Node {
+// A file of the graph. On Windows it also keeps its path's slash bits
+// (base/platform.h): the spelling $in and $out give back.
+struct Node : SlashBits {
   explicit Node(std::string_view path) : path(path) {}
+  // The path as first written (with its '\' separators on Windows).
+  std::string PathDecanonicalized() const { return Decanonicalize(path, slash_bits()); }
 
   enum class Existence : uint8_t { kUnknown, kMissing, kExists };
 

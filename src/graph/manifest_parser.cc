@@ -288,6 +288,7 @@ size_t ManifestParser::EvaluateEdgePaths(const Edge* edge, size_t count) {
   path_views_.resize(count);
   path_hashes_.resize(count);
   path_unchecked_.assign(count, 0);
+  if constexpr (kWindows) path_slash_bits_.assign(count, 0);
   evaluated_paths_.clear();
   evaluated_offsets_.clear();
   size_t evaluated = count;
@@ -306,7 +307,10 @@ size_t ManifestParser::EvaluateEdgePaths(const Edge* edge, size_t count) {
         evaluated = i;  // "empty path", reported in order by the caller
         break;
       }
-      CanonicalizePath(&scratch_path_);
+      if constexpr (kWindows)
+        CanonicalizePath(&scratch_path_, &path_slash_bits_[i]);
+      else
+        CanonicalizePath(&scratch_path_);
       evaluated_offsets_.emplace_back(i, evaluated_paths_.size());
       evaluated_paths_.append(scratch_path_);
       path = scratch_path_;  // for the hash; the view is set below
@@ -324,13 +328,14 @@ size_t ManifestParser::EvaluateEdgePaths(const Edge* edge, size_t count) {
 Node* ManifestParser::EdgePathNode(size_t i) {
   std::string_view path = path_views_[i];
   if (Node* node = state_->LookupNode(path, path_hashes_[i])) return node;
+  uint64_t slash_bits = kWindows ? path_slash_bits_[i] : 0;
   if (path_unchecked_[i] && !IsCanonicalPath(path)) {
     late_path_.assign(path);
-    CanonicalizePath(&late_path_);
+    CanonicalizePath(&late_path_, &slash_bits);
     path = late_path_;
     path_hashes_[i] = HashString(path);
   }
-  return state_->GetNode(path, path_hashes_[i]);
+  return state_->GetNode(path, path_hashes_[i], slash_bits);
 }
 
 bool ManifestParser::ReadPathList(size_t* used, int* count, std::string* err) {
@@ -449,8 +454,9 @@ bool ManifestParser::ParseEdge(std::string* err) {
   // The dyndep file must be one of the edge's declared inputs.
   std::string dyndep = edge->GetUnescapedDyndep();
   if (!dyndep.empty()) {
-    CanonicalizePath(&dyndep);
-    Node* file = state_->GetNode(dyndep);
+    uint64_t slash_bits;
+    CanonicalizePath(&dyndep, &slash_bits);
+    Node* file = state_->GetNode(dyndep, HashString(dyndep), slash_bits);
     edge->MutableExtras()->dyndep = file;
     file->dyndep_pending = true;
     state_->set_uses_dyndep();

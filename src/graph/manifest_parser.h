@@ -103,6 +103,9 @@ class ManifestParser {
   std::vector<std::string_view> path_views_;
   std::vector<uint64_t> path_hashes_;
   std::vector<char> path_unchecked_;  // a literal path not yet checked for canonical form
+  // The evaluated paths' slash bits (platform.h), by path index; filled only
+  // where paths have them (Windows).
+  std::vector<uint64_t> path_slash_bits_;
   std::string late_path_;  // a literal path that turned out not canonical, canonicalised
   // Phony edges' inputs dropped for naming the edge's own output: the node
   // keeps the edge as a user (as in Ninja), once per input dropped.

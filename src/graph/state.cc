@@ -20,9 +20,10 @@ State::State() : default_pool_("", 0), console_pool_("console", 1, /*is_console=
   AddPool(&console_pool_);
 }
 
-Node* State::GetNode(std::string_view path, uint64_t hash) {
+Node* State::GetNode(std::string_view path, uint64_t hash, uint64_t slash_bits) {
   if (Node* node = paths_.Find(path, hash)) return node;
   Node* node = &nodes_.emplace_back(arena_.Copy(path));
+  node->set_slash_bits(slash_bits);
   paths_.Insert(node, hash);
   if (observer_) observer_->NodeCreated(node);
   return node;

@@ -46,9 +46,10 @@ class State {
   State(const State&) = delete;
   State& operator=(const State&) = delete;
 
-  // Interns a canonical path.
+  // Interns a canonical path. A node made here keeps `slash_bits`, the
+  // spelling of its first mention (Windows; platform.h).
   Node* GetNode(std::string_view path) { return GetNode(path, HashString(path)); }
-  Node* GetNode(std::string_view path, uint64_t hash);
+  Node* GetNode(std::string_view path, uint64_t hash, uint64_t slash_bits = 0);
   // Starts loading the path table slot for `hash` into the cache.
   void PrefetchNode(uint64_t hash) const { paths_.Prefetch(hash); }
   Node* LookupNode(std::string_view path) const;

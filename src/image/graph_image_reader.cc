@@ -3,13 +3,13 @@
 // refilled in their saved order, and every count, index and string
 // reference is checked first.
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <memory>
 #include <new>
 
+#include "base/file_io.h"
 #include "base/hash.h"
 #include "base/string_table.h"
 #include "base/util.h"
@@ -83,16 +83,16 @@ class FileImageBlocks : public ImageBlocks {
 
 GraphImageReader::Result GraphImageReader::Load(const char* path, const GraphImageKey& current, State* state,
                                                 std::vector<std::string>* files_read) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = OpenFile(path, O_RDONLY);
   if (fd < 0) return Result::kMiss;
   struct FdCloser {
     int fd;
     ~FdCloser() { close(fd); }
   } closer{fd};
-  struct stat st;
+  FileStatus st;
   Header header;
-  if (fstat(fd, &st) != 0 || !ReadHeader(fd, &header)) return Result::kMiss;
-  uint64_t file_size = static_cast<uint64_t>(st.st_size);
+  if (!StatDescriptor(fd, &st) || !ReadHeader(fd, &header)) return Result::kMiss;
+  uint64_t file_size = st.size;
   if (file_size < kImageHeaderSize || header.key_size > file_size - kImageHeaderSize ||
       header.body_size != file_size - kImageHeaderSize - header.key_size)
     return Result::kMiss;

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "base/background_thread.h"
+#include "base/file_io.h"
 #include "base/hash.h"
 #include "image/graph_image.h"
 #include "scan/prefetch.h"
@@ -344,7 +345,7 @@ class MemorySink : public ImageSink {
 bool CopyFile(int from, int to) {
   if (lseek(from, 0, SEEK_SET) != 0) return false;
   for (;;) {
-    ssize_t copied = copy_file_range(from, nullptr, to, nullptr, 1 << 30, 0);
+    int64_t copied = CopyFileRange(from, to, 1 << 30);
     if (copied == 0) return true;
     if (copied < 0) break;
   }
@@ -366,9 +367,9 @@ class FileSink : public ImageSink {
  public:
   FileSink(const std::string& path, const GraphImageKey& key)
       : path_(path), temp_(path + ".tmp" + std::to_string(getpid())) {
-    fd_ = open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    fd_ = OpenFile(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     std::string scratch = temp_ + "-blocks";
-    scratch_ = open(scratch.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    scratch_ = OpenFile(scratch.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
     unlink(scratch.c_str());  // only this process uses it: gone when closed
     // Room for the head; written for real once its sizes and hash are known.
     ok_ = fd_ >= 0 && scratch_ >= 0;
@@ -389,10 +390,10 @@ class FileSink : public ImageSink {
   void Commit(const GraphImageKey& key, const ImageTotals& totals) {
     std::string head = ImageHead(key, totals);
     ok_ = ok_ && head.size() == head_size_ && CopyFile(scratch_, fd_) &&
-          pwrite(fd_, head.data(), head.size(), 0) == static_cast<ssize_t>(head.size());
+          WriteAt(fd_, head.data(), head.size(), 0);
     ok_ = close(fd_) == 0 && ok_;
     fd_ = -1;
-    if (!ok_ || rename(temp_.c_str(), path_.c_str()) != 0) unlink(temp_.c_str());
+    if (!ok_ || !RenameReplacing(temp_.c_str(), path_.c_str())) unlink(temp_.c_str());
   }
 
  private:

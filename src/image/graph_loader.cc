@@ -1,10 +1,10 @@
 #include "image/graph_loader.h"
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
 
+#include "base/file_io.h"
 #include "base/metrics.h"
 #include "graph/manifest_parser.h"
 
@@ -26,9 +26,9 @@ void RecordImageLoad(std::chrono::steady_clock::time_point start) {
 // build opens its lock and logs and starts its first jobs: under a limit this
 // tight those would race for the last few, and the build must win.
 bool DescriptorsToSpare() {
-  constexpr rlim_t kFewest = 64;
-  rlimit limit;
-  return getrlimit(RLIMIT_NOFILE, &limit) < 0 || limit.rlim_cur >= kFewest;
+  constexpr int64_t kFewest = 64;
+  int64_t limit = OpenFileLimit();
+  return limit < 0 || limit >= kFewest;
 }
 
 // Whether loading an image of this parse would save enough to be worth a file.

@@ -1,9 +1,10 @@
 // One writer per build directory (Ninja issue #2637): two ninjas appending
 // to the same .ninja_log / .ninja_deps corrupt them. A run that writes
-// state takes an exclusive flock() on the directory holding the logs; a
-// second run waits for it, saying so. A ninja started by a command of the
-// running build (CMake runs `ninja -t restat` while regenerating) is part
-// of that build and does not wait for its own ancestor.
+// state takes an exclusive flock() on the directory holding the logs (on
+// Windows a named mutex: build_lock_win.cc); a second run waits for it,
+// saying so. A ninja started by a command of the running build (CMake runs
+// `ninja -t restat` while regenerating) is part of that build and does not
+// wait for its own ancestor.
 #ifndef RONIN_LOG_BUILD_LOCK_H_
 #define RONIN_LOG_BUILD_LOCK_H_
 
@@ -19,7 +20,8 @@ namespace ronin {
 bool LockBuildDirectory(const std::string& dir, bool* waited, std::string* err);
 
 // The descriptors holding this process's locks: the job reaper keeps them
-// until the commands of a ninja that died are gone (exec/job_reaper.h).
+// until the commands of a ninja that died are gone (exec/job_reaper.h). None
+// on Windows, which has no reaper yet.
 std::vector<int> HeldBuildLockDescriptors();
 
 }  // namespace ronin

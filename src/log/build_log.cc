@@ -5,13 +5,13 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <vector>
 
 #include "base/disk.h"
+#include "base/file_io.h"
 #include "base/hash.h"
 #include "graph/graph.h"
 
@@ -154,7 +154,7 @@ BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err, c
   // Every entry this load adds asks the user for its path: by_edge_ then
   // holds each edge's first output's entry, or that there is none.
   by_edge_complete_ = user && entries_.empty();
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = OpenFile(path.c_str(), O_RDONLY);
   if (fd < 0) {
     if (errno == ENOENT) return LoadStatus::kNotFound;
     *err = strerror(errno);
@@ -163,8 +163,8 @@ BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err, c
   // Read in chunks, parsing whole lines: the log is never held whole, and a
   // small log gets a buffer of its own size. 128 KiB: the log is loaded
   // while the graph image is written, at the first run's peak of memory.
-  struct stat info;
-  size_t file_size = fstat(fd, &info) == 0 ? static_cast<size_t>(info.st_size) : 0;
+  FileStatus info;
+  size_t file_size = StatDescriptor(fd, &info) ? static_cast<size_t>(info.size) : 0;
   std::vector<char> buffer(std::min<size_t>(file_size, 128 << 10) + 64);
   // A line takes ~100 bytes (three numbers, a path, a hash): room for that
   // many entries spares the table a rehash of all it holds at each doubling.
@@ -188,7 +188,7 @@ BuildLog::LoadStatus BuildLog::Load(const std::string& path, std::string* err, c
     filled += static_cast<size_t>(n);
     char* begin = buffer.data();
     char* end = begin + filled;
-    char* last_newline = static_cast<char*>(memrchr(begin, '\n', filled));
+    char* last_newline = const_cast<char*>(FindLastByte(begin, '\n', filled));
     if (version < 0) {
       if (!last_newline && !at_eof) continue;  // the header line is incomplete
       const char* header_end = last_newline ? static_cast<char*>(memchr(begin, '\n', filled)) : end;
@@ -247,18 +247,19 @@ bool BuildLog::OpenForWriteIfNeeded() {
   if (file_ || file_path_.empty()) return true;
   if (partial_tail_offset_ >= 0) {
     // So the next line is not glued to the partial one.
-    if (truncate(file_path_.c_str(), partial_tail_offset_) < 0 && errno != ENOENT) return false;
+    if (!TruncatePath(file_path_.c_str(), partial_tail_offset_) && errno != ENOENT) return false;
     partial_tail_offset_ = -1;
   }
   if (needs_upgrade_ && user_) {
     std::string err;
     if (!Recompact(file_path_, *user_, &err)) return false;
   }
-  file_ = fopen(file_path_.c_str(), "ab");
+  file_ = OpenStream(file_path_.c_str(), "ab");
   if (!file_) return false;
-  int fd = fileno(file_);
-  fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
   if (setvbuf(file_, nullptr, _IOLBF, BUFSIZ) != 0) return false;
+  // Windows' C library leaves an append stream at 0 until the first write:
+  // without the seek an existing log would get a second signature line.
+  fseek(file_, 0, SEEK_END);
   if (ftell(file_) == 0) {
     if (fprintf(file_, "%s%d\n", kSignaturePrefix, kCurrentVersion) < 0) return false;
     if (fflush(file_) != 0) return false;
@@ -325,17 +326,17 @@ namespace {
 
 // The length of the file up to and including its last newline.
 off_t CompleteLinesLength(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = OpenFile(path.c_str(), O_RDONLY);
   if (fd < 0) return 0;
-  struct stat st;
-  off_t end = fstat(fd, &st) == 0 ? st.st_size : 0;
+  FileStatus st;
+  int64_t end = StatDescriptor(fd, &st) ? static_cast<int64_t>(st.size) : 0;
   char buffer[4096];
   while (end > 0) {
-    off_t start = end > static_cast<off_t>(sizeof(buffer)) ? end - static_cast<off_t>(sizeof(buffer)) : 0;
-    ssize_t n = pread(fd, buffer, static_cast<size_t>(end - start), start);
+    int64_t start = end > static_cast<int64_t>(sizeof(buffer)) ? end - static_cast<int64_t>(sizeof(buffer)) : 0;
+    int64_t n = ReadAt(fd, buffer, static_cast<size_t>(end - start), start);
     if (n <= 0) break;
-    if (const void* newline = memrchr(buffer, '\n', static_cast<size_t>(n))) {
-      end = start + (static_cast<const char*>(newline) - buffer) + 1;
+    if (const char* newline = FindLastByte(buffer, '\n', static_cast<size_t>(n))) {
+      end = start + (newline - buffer) + 1;
       break;
     }
     end = start;
@@ -347,7 +348,7 @@ off_t CompleteLinesLength(const std::string& path) {
 }  // namespace
 
 bool BuildLog::WriteFile(const std::string& path, const BuildLogUser* user) {
-  FILE* file = fopen(path.c_str(), "wb");
+  FILE* file = OpenStream(path.c_str(), "wb");
   bool ok = file && WriteAll(file, user);
   if (file && fclose(file) != 0) ok = false;
   return ok;
@@ -358,7 +359,7 @@ bool BuildLog::WriteReplacement(const std::string& path, const std::string& temp
   // Written to a temporary file and renamed over the log: the log is
   // replaced whole or not at all. A failure (a full disk) leaves no
   // temporary file behind.
-  if (WriteFile(temp_path, user) && rename(temp_path.c_str(), path.c_str()) == 0) {
+  if (WriteFile(temp_path, user) && RenameReplacing(temp_path.c_str(), path.c_str())) {
     partial_tail_offset_ = -1;
     return true;
   }
@@ -373,7 +374,7 @@ bool BuildLog::Recompact(const std::string& path, const BuildLogUser& user, std:
   Close();
   std::string temp_path = path + ".recompact";
   if (!WriteReplacement(path, temp_path, &user, err)) {
-    if (errno != ENOSPC && errno != EDQUOT) return false;
+    if (!IsDiskFull(errno)) return false;
     // No room for a second copy: rewrite the log in place, which only needs
     // the room it frees (the compacted log is smaller). A crash meanwhile
     // can only lose lines, whose outputs then rebuild: the trade Ninja

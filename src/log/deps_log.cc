@@ -3,11 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 
+#include "base/file_io.h"
 #include "graph/graph.h"
 #include "graph/state.h"
 
@@ -159,14 +159,14 @@ class ChunkReader {
 }  // namespace
 
 DepsLog::LoadStatus DepsLog::Load(const std::string& path, State* state, std::string* err) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = OpenFile(path.c_str(), O_RDONLY);
   if (fd < 0) {
     if (errno == ENOENT) return LoadStatus::kNotFound;
     *err = strerror(errno);
     return LoadStatus::kError;
   }
-  struct stat info;
-  ChunkReader reader(fd, fstat(fd, &info) == 0 ? static_cast<size_t>(info.st_size) : 0);
+  FileStatus info;
+  ChunkReader reader(fd, StatDescriptor(fd, &info) ? static_cast<size_t>(info.size) : 0);
   int version = 0;
   bool valid_header = reader.Ensure(kHeaderSize) && memcmp(reader.data(), kSignature, kSignatureSize) == 0;
   if (reader.available() >= kHeaderSize) version = static_cast<int>(ReadU32(reader.data() + kSignatureSize));
@@ -308,13 +308,11 @@ bool DepsLog::OpenForWrite(const std::string& path, std::string* err) {
 
 bool DepsLog::OpenForWriteIfNeeded() {
   if (file_path_.empty()) return true;
-  file_ = fopen(file_path_.c_str(), "ab");
+  file_ = OpenStream(file_path_.c_str(), "ab");
   if (!file_) return false;
   // A buffer larger than any record, flushed per record, so a crash never
   // leaves half a record behind from our side.
   if (setvbuf(file_, nullptr, _IOFBF, kMaxRecordSize + 1) != 0) return false;
-  int fd = fileno(file_);
-  fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC);
   fseek(file_, 0, SEEK_END);
   if (ftell(file_) == 0) {
     if (fwrite(kSignature, kSignatureSize, 1, file_) < 1) return false;
@@ -446,7 +444,7 @@ bool DepsLog::Recompact(const std::string& path, std::string* err) {
   std::swap(deps_block_left_, fresh.deps_block_left_);
   std::swap(id_block_left_, fresh.id_block_left_);
   std::swap(node_block_left_, fresh.node_block_left_);
-  if (rename(temp_path.c_str(), path.c_str()) < 0) {
+  if (!RenameReplacing(temp_path.c_str(), path.c_str())) {
     *err = strerror(errno);
     return false;
   }

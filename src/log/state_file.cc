@@ -3,13 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <vector>
 
 #include "base/build_config.h"
+#include "base/file_io.h"
 #include "base/hash.h"
 #include "base/util.h"
 
@@ -107,7 +107,7 @@ bool StateFile::LoadReadOnly(const std::string& path, std::string* err) {
 bool StateFile::Load(const std::string& path, std::string* err) {
   path_ = path;
   load_pending_ = false;
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = OpenFile(path.c_str(), O_RDONLY);
   if (fd < 0) {
     if (errno == ENOENT) return true;
     *err = strerror(errno);
@@ -121,8 +121,8 @@ bool StateFile::Load(const std::string& path, std::string* err) {
                                             ++loaded_records_;
                                           })
                               : 0;
-  struct stat info;
-  bool failed = header_size < 0 || good_end < 0 || fstat(fd, &info) < 0;
+  FileStatus info;
+  bool failed = header_size < 0 || good_end < 0 || !StatDescriptor(fd, &info);
   int failure = errno;
   close(fd);
   if (failed) {
@@ -139,7 +139,7 @@ bool StateFile::Load(const std::string& path, std::string* err) {
     }
     return true;
   }
-  if (good_end < info.st_size) {
+  if (good_end < static_cast<off_t>(info.size)) {
     // A write cut short (crash, full disk): keep every whole record.
     if (!read_only_ && truncate(path.c_str(), good_end) < 0) {
       *err = std::string("truncate failed: ") + strerror(errno);
@@ -227,7 +227,7 @@ bool StateFile::Append(Kind kind, std::string_view key, std::string_view payload
 }
 
 bool StateFile::NeedsLoadBeforeAppend() const {
-  int fd = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = OpenFile(path_.c_str(), O_RDONLY);
   if (fd < 0) return errno != ENOENT;  // a missing file is created by the append
   int64_t header_size;
   bool header_ok = ReadHeader(fd, &header_size);
@@ -239,11 +239,11 @@ bool StateFile::NeedsLoadBeforeAppend() const {
                                             keys.push_back(RapidHashSeeded(key.data(), key.size(), kind));
                                           })
                              : 0;
-  struct stat info;
-  bool failed = good_end < 0 || fstat(fd, &info) < 0;
+  FileStatus info;
+  bool failed = good_end < 0 || !StatDescriptor(fd, &info);
   close(fd);
   if (header_size == 0 && !failed) return false;  // created, but the header never fit: rewritten
-  if (!header_ok || failed || good_end < info.st_size) return true;
+  if (!header_ok || failed || good_end < static_cast<off_t>(info.size)) return true;
   size_t records = keys.size();
   std::sort(keys.begin(), keys.end());
   size_t live = static_cast<size_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
@@ -272,14 +272,14 @@ bool StateFile::AppendRecord(Kind kind, std::string_view key, std::string_view p
     if (!OpenForAppend(&recompacted, err)) return false;
     if (recompacted) return true;  // the rewritten file holds this record already
   }
-  struct stat info;
-  if (fstat(fd_, &info) < 0) {
+  FileStatus info;
+  if (!StatDescriptor(fd_, &info)) {
     *err = strerror(errno);
     return false;
   }
   if (!WriteAll(fd_, EncodeStateRecord(kind, key, payload), err)) {
     // Never leave half a record for the next one to follow.
-    if (ftruncate(fd_, info.st_size) < 0) {
+    if (!TruncateFile(fd_, static_cast<int64_t>(info.size))) {
       // The next load cuts it instead.
     }
     return false;
@@ -293,15 +293,15 @@ bool StateFile::OpenForAppend(bool* recompacted, std::string* err) {
     // Failing (no room for the copy) is fine: the old file stays valid.
     *recompacted = Recompact(&compact_err);
   }
-  fd_ = open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+  fd_ = OpenFile(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0666);
   if (fd_ < 0) {
     *err = strerror(errno);
     return false;
   }
-  struct stat info;
-  if (fstat(fd_, &info) < 0 || (info.st_size == 0 && !WriteAll(fd_, StateFileHeader(), err))) {
+  FileStatus info;
+  if (!StatDescriptor(fd_, &info) || (info.size == 0 && !WriteAll(fd_, StateFileHeader(), err))) {
     if (err->empty()) *err = strerror(errno);
-    if (ftruncate(fd_, 0) < 0) {
+    if (!TruncateFile(fd_, 0)) {
       // A header cut short is "bad signature" to the next load: starts over.
     }
     close(fd_);
@@ -321,7 +321,7 @@ bool StateFile::Recompact(std::string* err) {
   EnsureLoaded();
   Close();
   std::string temp_path = path_ + ".recompact";
-  int fd = open(temp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  int fd = OpenFile(temp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
   if (fd < 0) {
     *err = strerror(errno);
     return false;
@@ -340,7 +340,7 @@ bool StateFile::Recompact(std::string* err) {
     *err = strerror(errno);
     ok = false;
   }
-  if (ok && rename(temp_path.c_str(), path_.c_str()) < 0) {
+  if (ok && !RenameReplacing(temp_path.c_str(), path_.c_str())) {
     *err = strerror(errno);
     ok = false;
   }

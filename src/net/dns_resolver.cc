@@ -1,13 +1,9 @@
 // See net/dns_resolver.h.
 #include "net/dns_resolver.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
 
 #include <algorithm>
 #include <random>
@@ -324,24 +320,23 @@ Outcome AskServer(const sockaddr_storage& server, const std::string& name, int t
     }
   }
   std::string where = "nameserver " + AddressText(server);
-  int fd = socket(server.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  socklen_t length = server.ss_family == AF_INET ? sizeof(sockaddr_in) : sizeof(sockaddr_in6);
-  if (fd < 0 || connect(fd, reinterpret_cast<const sockaddr*>(&server), length) != 0) {
+  int fd = OpenSocket(server.ss_family, SOCK_DGRAM, /*non_blocking=*/false);
+  if (fd < 0 || ConnectSocket(fd, server) != 0) {
     *err = where + ": " + strerror(errno);
-    if (fd >= 0) close(fd);
+    if (fd >= 0) CloseSocket(fd);
     return Outcome::kFailed;
   }
   bool answered[2] = {false, false};
   DnsAnswer answers[2];
-  for (int i = 0; i < 2; ++i) send(fd, queries[i].data(), queries[i].size(), 0);
+  for (int i = 0; i < 2; ++i) SendSocket(fd, queries[i].data(), queries[i].size());
   int64_t deadline = MonotonicMillis() + timeout_ms;
   *err = where + ": no answer within " + std::to_string(timeout_ms) + " ms";
   while (!(answered[0] && answered[1])) {
     int64_t left = deadline - MonotonicMillis();
-    pollfd waiting = {fd, POLLIN, 0};
-    if (left <= 0 || poll(&waiting, 1, static_cast<int>(left)) <= 0) break;
+    pollfd waiting = PollEntry(fd, POLLIN);
+    if (left <= 0 || PollSockets(&waiting, 1, static_cast<int>(left)) <= 0) break;
     char buffer[kMaxUdpAnswer];
-    ssize_t got = recv(fd, buffer, sizeof(buffer), 0);
+    int64_t got = ReceiveSocket(fd, buffer, sizeof(buffer));
     if (got < 0) {
       if (errno == EINTR) continue;
       *err = where + ": " + strerror(errno);  // e.g. an ICMP port unreachable
@@ -354,7 +349,7 @@ Outcome AskServer(const sockaddr_storage& server, const std::string& name, int t
         answered[i] = true;
     }
   }
-  close(fd);
+  CloseSocket(fd);
   for (int i = 0; i < 2; ++i) {
     if (answered[i]) found->insert(found->end(), answers[i].addresses.begin(),
                                    answers[i].addresses.end());

@@ -5,13 +5,12 @@
 #ifndef RONIN_NET_DNS_RESOLVER_H_
 #define RONIN_NET_DNS_RESOLVER_H_
 
-#include <netinet/in.h>
 #include <stdint.h>
-#include <sys/socket.h>
 
 #include <string>
 #include <string_view>
 #include <vector>
+#include "net/socket.h"
 
 namespace ronin {
 
@@ -60,6 +59,15 @@ bool ParseDnsResponse(std::string_view packet, uint16_t id, std::string_view nam
 // a reason when nothing was found.
 bool ResolveWithDns(const std::string& host, int port, const char* resolv_conf_path,
                     std::vector<sockaddr_storage>* addresses, std::string* err);
+
+// The addresses of `host` (a name or a numeric address) with `port`, as
+// this platform finds them: on POSIX a numeric address, then /etc/hosts
+// (ResolveListenAddresses), then ResolveWithDns with /etc/resolv.conf
+// (host_resolution_posix.cc); on Windows a numeric address, then the
+// system's hosts file, then the system's resolver (host_resolution_win.cc).
+// False with a reason when nothing was found.
+bool ResolveHost(const std::string& host, int port, std::vector<sockaddr_storage>* addresses,
+                 std::string* err);
 
 }  // namespace ronin
 

@@ -4,12 +4,8 @@
 #include "net/http_client.h"
 
 #include <errno.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <algorithm>
 
@@ -390,7 +386,7 @@ HttpConnection::HttpConnection(std::vector<sockaddr_storage> addresses, HttpTime
 HttpConnection::~HttpConnection() { Close(); }
 
 void HttpConnection::Close() {
-  if (fd_ >= 0) close(fd_);
+  if (fd_ >= 0) CloseSocket(fd_);
   fd_ = -1;
 }
 
@@ -402,8 +398,8 @@ bool HttpConnection::Wait(short events, int64_t deadline_ms, std::string* err) {
       *err = "no complete response within " + Seconds(timeouts_.total_ms);
       return false;
     }
-    pollfd poll_fd = {fd_, events, 0};
-    int ready = poll(&poll_fd, 1, static_cast<int>(wait));
+    pollfd poll_fd = PollEntry(fd_, events);
+    int ready = PollSockets(&poll_fd, 1, static_cast<int>(wait));
     if (ready > 0) return true;
     if (ready < 0 && errno == EINTR) continue;
     if (ready < 0) {
@@ -425,32 +421,28 @@ bool HttpConnection::Connect(int64_t deadline_ms, std::string* err) {
   int64_t connect_deadline = std::min(deadline_ms, NowMillis() + timeouts_.connect_ms);
   for (const sockaddr_storage& address : addresses_) {
     Close();
-    fd_ = socket(address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    fd_ = OpenSocket(address.ss_family, SOCK_STREAM, /*non_blocking=*/true);
     if (fd_ < 0) {
       *err = std::string("socket: ") + strerror(errno);
       continue;
     }
-    int one = 1;
-    setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);  // no 40 ms Nagle stall per request
-    socklen_t length = address.ss_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
-    if (connect(fd_, reinterpret_cast<const sockaddr*>(&address), length) == 0) return true;
+    SetSocketNoDelay(fd_);  // no 40 ms Nagle stall per request
+    if (ConnectSocket(fd_, address) == 0) return true;
     if (errno != EINPROGRESS) {
       *err = std::string("connect: ") + strerror(errno);
       continue;
     }
-    pollfd poll_fd = {fd_, POLLOUT, 0};
+    pollfd poll_fd = PollEntry(fd_, POLLOUT);
     int ready;
     do {
       int64_t wait = connect_deadline - NowMillis();
-      ready = wait > 0 ? poll(&poll_fd, 1, static_cast<int>(wait)) : 0;
+      ready = wait > 0 ? PollSockets(&poll_fd, 1, static_cast<int>(wait)) : 0;
     } while (ready < 0 && errno == EINTR);
     if (ready <= 0) {
       *err = "connect: timed out";
       continue;
     }
-    int error = 0;
-    socklen_t error_size = sizeof error;
-    getsockopt(fd_, SOL_SOCKET, SO_ERROR, &error, &error_size);
+    int error = SocketPendingError(fd_);
     if (error == 0) return true;
     *err = std::string("connect: ") + strerror(error);
   }
@@ -460,7 +452,7 @@ bool HttpConnection::Connect(int64_t deadline_ms, std::string* err) {
 
 bool HttpConnection::SendAll(std::string_view bytes, int64_t deadline_ms, std::string* err) {
   while (!bytes.empty()) {
-    ssize_t sent = SendNoSignal(fd_, bytes.data(), bytes.size());
+    int64_t sent = SendSocket(fd_, bytes.data(), bytes.size());
     if (sent > 0) {
       bytes.remove_prefix(static_cast<size_t>(sent));
     } else if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -482,7 +474,7 @@ bool HttpConnection::Exchange(const std::string& head, std::string_view body,
   char buffer[65536];
   while (true) {
     if (!Wait(POLLIN, deadline, err)) return false;
-    ssize_t got = recv(fd_, buffer, sizeof buffer, 0);
+    int64_t got = ReceiveSocket(fd_, buffer, sizeof buffer);
     if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) continue;
     if (got < 0) {
       *err = std::string("recv: ") + strerror(errno);

@@ -12,12 +12,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/socket.h>
 
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "net/socket.h"
 
 namespace ronin {
 

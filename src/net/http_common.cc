@@ -1,9 +1,7 @@
 // See net/http_common.h.
 #include "net/http_common.h"
 
-#include <fcntl.h>
 #include <string.h>
-#include <sys/socket.h>
 
 namespace ronin {
 
@@ -85,20 +83,6 @@ int HexDigitValue(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-void SetNonBlockingCloexec(int fd) {
-  int flags = fcntl(fd, F_GETFL);
-  if (flags >= 0) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-  fcntl(fd, F_SETFD, FD_CLOEXEC);
-}
-
-ssize_t SendNoSignal(int fd, const char* data, size_t size) {
-#ifdef MSG_NOSIGNAL
-  return send(fd, data, size, MSG_NOSIGNAL);
-#else
-  return send(fd, data, size, 0);  // SO_NOSIGPIPE is set on the socket instead
-#endif
 }
 
 }  // namespace ronin

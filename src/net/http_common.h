@@ -4,7 +4,6 @@
 #define RONIN_NET_HTTP_COMMON_H_
 
 #include <stddef.h>
-#include <sys/types.h>
 
 #include <string>
 #include <string_view>
@@ -40,12 +39,6 @@ bool ParseHttpHeaderLine(std::string_view line, std::pair<std::string, std::stri
 
 // The value of one hex digit, or -1.
 int HexDigitValue(char c);
-
-// Makes `fd` non-blocking and close-on-exec.
-void SetNonBlockingCloexec(int fd);
-
-// Writes to a socket without risking SIGPIPE if the peer has gone.
-ssize_t SendNoSignal(int fd, const char* data, size_t size);
 
 }  // namespace ronin
 

@@ -5,15 +5,9 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <algorithm>
 
@@ -179,17 +173,28 @@ std::string SerializeHttpResponse(const HttpResponse& response, bool head_only,
 }
 
 std::string HttpDate(int64_t unix_seconds) {
-  time_t t = static_cast<time_t>(unix_seconds);
-  struct tm tm;
-  if (!gmtime_r(&t, &tm)) return std::string();
-  // strftime's %a and %b follow the locale; HTTP wants the English names.
+  // The calendar by arithmetic (days to year/month/day in the proleptic
+  // Gregorian calendar, eras of 400 years): no gmtime_r, which not every
+  // C library has, and strftime's %a and %b would follow the locale.
+  int64_t days = unix_seconds >= 0 ? unix_seconds / 86400 : -((-unix_seconds + 86399) / 86400);
+  int64_t second_of_day = unix_seconds - days * 86400;
+  int64_t shifted = days + 719468;  // days since 0000-03-01
+  int64_t era = (shifted >= 0 ? shifted : shifted - 146096) / 146097;
+  int64_t day_of_era = shifted - era * 146097;
+  int64_t year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+  int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  int64_t march_month = (5 * day_of_year + 2) / 153;  // 0 = March
+  int day = static_cast<int>(day_of_year - (153 * march_month + 2) / 5 + 1);
+  int month = static_cast<int>(march_month < 10 ? march_month + 3 : march_month - 9);  // 1..12
+  int64_t year = year_of_era + era * 400 + (month <= 2 ? 1 : 0);
+  int weekday = static_cast<int>(((days % 7) + 11) % 7);  // 1970-01-01 was a Thursday (4)
   static const char kDays[7][4] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
   static const char kMonths[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
   char buffer[64];
-  snprintf(buffer, sizeof(buffer), "%s, %02d %s %04d %02d:%02d:%02d GMT", kDays[tm.tm_wday % 7],
-           tm.tm_mday, kMonths[tm.tm_mon % 12], tm.tm_year + 1900, tm.tm_hour, tm.tm_min,
-           tm.tm_sec);
+  snprintf(buffer, sizeof(buffer), "%s, %02d %s %04lld %02d:%02d:%02d GMT", kDays[weekday], day,
+           kMonths[month - 1], static_cast<long long>(year), static_cast<int>(second_of_day / 3600),
+           static_cast<int>(second_of_day / 60 % 60), static_cast<int>(second_of_day % 60));
   return buffer;
 }
 
@@ -260,9 +265,9 @@ HttpServer::HttpServer(Handler handler) : handler_(std::move(handler)) {}
 
 HttpServer::~HttpServer() {
   for (Connection& connection : connections_) {
-    if (connection.fd >= 0) close(connection.fd);
+    if (connection.fd >= 0) CloseSocket(connection.fd);
   }
-  if (listen_fd_ >= 0) close(listen_fd_);
+  if (listen_fd_ >= 0) CloseSocket(listen_fd_);
 }
 
 bool ParseNumericAddress(const std::string& text, int port, sockaddr_storage* address) {
@@ -349,28 +354,19 @@ bool HttpServer::Listen(const std::string& host, int port, std::string* err) {
                         [](const sockaddr_storage& a) { return a.ss_family == AF_INET; });
   *err = "no usable address";
   for (const sockaddr_storage& address : addresses) {
-    int fd = socket(address.ss_family, SOCK_STREAM, 0);
+    int fd = OpenSocket(address.ss_family, SOCK_STREAM, /*non_blocking=*/false);
     if (fd < 0) {
       *err = strerror(errno);
       continue;
     }
-    int one = 1;
-    // As Python's HTTPServer: restarting right after a stop must not fail
-    // on connections still in TIME_WAIT.
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    socklen_t length = address.ss_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
-    if (bind(fd, reinterpret_cast<const sockaddr*>(&address), length) != 0 || listen(fd, 128) != 0) {
+    // (With SO_REUSEADDR, as Python's HTTPServer: restarting right after a
+    // stop must not fail on connections still in TIME_WAIT.)
+    if (!BindAndListen(fd, address, 128)) {
       *err = strerror(errno);
-      close(fd);
+      CloseSocket(fd);
       continue;
     }
-    sockaddr_storage bound;
-    length = sizeof(bound);
-    if (getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &length) == 0) {
-      port_ = bound.ss_family == AF_INET6
-                  ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
-                  : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
-    }
+    if (int bound_port = LocalPort(fd)) port_ = bound_port;
     SetNonBlockingCloexec(fd);
     listen_fd_ = fd;
     err->clear();
@@ -390,7 +386,7 @@ HttpResponse HttpServer::Respond(const HttpRequest& request) const {
 
 void HttpServer::AcceptPending() {
   while (connections_.size() < kMaxConnections) {
-    int fd = accept(listen_fd_, nullptr, nullptr);
+    int fd = AcceptSocket(listen_fd_);
     if (fd < 0) {
       // Out of descriptors or memory: the pending connection stays in the
       // backlog and the socket stays readable, so retrying at once would
@@ -400,11 +396,6 @@ void HttpServer::AcceptPending() {
         accept_paused_until_ = MonotonicMillis() + kAcceptRetryMillis;
       return;
     }
-    SetNonBlockingCloexec(fd);
-#ifdef SO_NOSIGPIPE
-    int one = 1;
-    setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof(one));
-#endif
     Connection connection;
     connection.fd = fd;
     connection.deadline = MonotonicMillis() + kReadTimeoutMillis;
@@ -424,8 +415,8 @@ void HttpServer::StartResponse(Connection* connection, const HttpResponse& respo
 
 void HttpServer::WritePending(Connection* connection) {
   while (connection->out_offset < connection->out.size()) {
-    ssize_t n = SendNoSignal(connection->fd, connection->out.data() + connection->out_offset,
-                             connection->out.size() - connection->out_offset);
+    int64_t n = SendSocket(connection->fd, connection->out.data() + connection->out_offset,
+                           connection->out.size() - connection->out_offset);
     if (n < 0) {
       if (errno == EINTR) continue;
       if (errno != EAGAIN && errno != EWOULDBLOCK) connection->state = Connection::State::kClosed;
@@ -436,14 +427,14 @@ void HttpServer::WritePending(Connection* connection) {
   }
   connection->out.clear();
   connection->out.shrink_to_fit();
-  shutdown(connection->fd, SHUT_WR);
+  ShutdownSending(connection->fd);
   connection->state = Connection::State::kDraining;
   connection->deadline = MonotonicMillis() + kDrainTimeoutMillis;
 }
 
 void HttpServer::OnReadable(Connection* connection) {
   char buffer[16384];
-  ssize_t n = recv(connection->fd, buffer, sizeof(buffer), 0);
+  int64_t n = ReceiveSocket(connection->fd, buffer, sizeof(buffer));
   if (n < 0) {
     if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)
       connection->state = Connection::State::kClosed;
@@ -497,7 +488,7 @@ bool HttpServer::Serve(int stop_fd, std::string* err) {
       if (connection.state != Connection::State::kClosed && now >= connection.deadline)
         connection.state = Connection::State::kClosed;
       if (connection.state == Connection::State::kClosed && connection.fd >= 0) {
-        close(connection.fd);
+        CloseSocket(connection.fd);
         connection.fd = -1;
       }
     }
@@ -506,17 +497,17 @@ bool HttpServer::Serve(int stop_fd, std::string* err) {
                        connections_.end());
 
     fds.clear();
-    fds.push_back({stop_fd, POLLIN, 0});
+    fds.push_back(PollEntry(stop_fd, POLLIN));
     // At capacity, new clients wait in the backlog until a slot frees up.
     bool accepting = connections_.size() < kMaxConnections && now >= accept_paused_until_;
-    fds.push_back({accepting ? listen_fd_ : -1, POLLIN, 0});
+    fds.push_back(PollEntry(accepting ? listen_fd_ : -1, POLLIN));
     int64_t timeout = accepting ? 60000 : kAcceptRetryMillis;
     for (const Connection& connection : connections_) {
       short events = connection.state == Connection::State::kWriting ? POLLOUT : POLLIN;
-      fds.push_back({connection.fd, events, 0});
+      fds.push_back(PollEntry(connection.fd, events));
       timeout = std::min(timeout, std::max<int64_t>(connection.deadline - now, 0));
     }
-    int ready = poll(fds.data(), fds.size(), static_cast<int>(timeout));
+    int ready = PollSockets(fds.data(), fds.size(), static_cast<int>(timeout));
     if (ready < 0) {
       if (errno == EINTR) continue;  // a signal: the stop pipe says whether to stop
       *err = std::string("poll: ") + strerror(errno);

@@ -3,11 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <memory>
 
+#include "base/file_io.h"
 #include "base/hash.h"
 
 namespace ronin {
@@ -41,9 +41,8 @@ class Digester {
   uint64_t total_ = 0;
 };
 
-TimeStamp MtimeOf(const struct stat& info) {
-  TimeStamp mtime = static_cast<TimeStamp>(info.st_mtim.tv_sec) * 1000000000LL + info.st_mtim.tv_nsec;
-  return mtime == 0 ? 1 : mtime;  // as RealDiskInterface::Stat
+TimeStamp MtimeOf(const FileStatus& info) {
+  return info.mtime == 0 ? 1 : info.mtime;  // as RealDiskInterface::Stat
 }
 
 }  // namespace
@@ -57,13 +56,13 @@ ContentDigest DigestBytes(const void* data, size_t size) {
 }
 
 bool DigestFile(const std::string& path, FileDigest* result, std::string* err) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = OpenFile(path.c_str(), O_RDONLY);
   if (fd < 0) {
     *err = strerror(errno);
     return false;
   }
-  struct stat before, after;
-  bool ok = fstat(fd, &before) == 0 && S_ISREG(before.st_mode);
+  FileStatus before, after;
+  bool ok = StatDescriptor(fd, &before) && before.is_file();
   if (!ok) *err = "not a regular file";
   Digester digester;
   std::unique_ptr<char[]> buffer(ok ? new char[kReadSize] : nullptr);
@@ -71,7 +70,7 @@ bool DigestFile(const std::string& path, FileDigest* result, std::string* err) {
   // not one), so the digest never depends on how the kernel split reads.
   size_t filled = 0;
   while (ok) {
-    ssize_t n = read(fd, buffer.get() + filled, kReadSize - filled);
+    int64_t n = read(fd, buffer.get() + filled, kReadSize - filled);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       *err = strerror(errno);
@@ -85,14 +84,14 @@ bool DigestFile(const std::string& path, FileDigest* result, std::string* err) {
     }
     if (n == 0) break;
   }
-  if (ok && (fstat(fd, &after) != 0 || MtimeOf(after) != MtimeOf(before) || after.st_size != before.st_size)) {
+  if (ok && (!StatDescriptor(fd, &after) || MtimeOf(after) != MtimeOf(before) || after.size != before.size)) {
     *err = "changed while being read";
     ok = false;
   }
   close(fd);
   if (!ok) return false;
   result->mtime = MtimeOf(before);
-  result->size = before.st_size;
+  result->size = static_cast<int64_t>(before.size);
   result->digest = digester.Finish();
   return true;
 }

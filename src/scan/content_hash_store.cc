@@ -1,7 +1,6 @@
 #include "scan/content_hash_store.h"
 
 #include <string.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -9,6 +8,7 @@
 #include <tuple>
 
 #include "base/background_thread.h"
+#include "base/file_io.h"
 #include "base/hash.h"
 #include "base/metrics.h"
 #include "graph/graph.h"
@@ -141,9 +141,9 @@ bool ContentHashStore::DigestOnDisk(const Node* node, FileDigest* digest) {
 }
 
 bool ContentHashStore::IsOnDisk(const Node* node, const FileDigest& known) {
-  struct stat info;
-  return stat(std::string(node->path).c_str(), &info) == 0 && info.st_size == known.size &&
-         static_cast<TimeStamp>(info.st_mtim.tv_sec) * 1000000000LL + info.st_mtim.tv_nsec == known.mtime;
+  FileStatus info;
+  return StatPath(std::string(node->path).c_str(), &info) && static_cast<int64_t>(info.size) == known.size &&
+         info.mtime == known.mtime;
 }
 
 bool ContentHashStore::HashNow(const Node* node, FileDigest* digest) {

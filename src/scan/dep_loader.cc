@@ -83,8 +83,9 @@ void DepLoader::AddImplicitInputs(Edge* edge, const std::vector<std::string_view
   std::string canonical;
   for (std::string_view path : paths) {
     canonical.assign(path);
-    CanonicalizePath(&canonical);
-    Node* node = state_->GetNode(canonical);
+    uint64_t slash_bits;
+    CanonicalizePath(&canonical, &slash_bits);
+    Node* node = state_->GetNode(canonical, HashString(canonical), slash_bits);
     NoteUser(node, edge);
     nodes.push_back(node);
   }

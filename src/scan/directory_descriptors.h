@@ -1,5 +1,8 @@
 // Descriptors of directories for fstatat, for one thread: the kernel then
-// resolves only a file's last path component, not its whole path. Kept in
+// resolves only a file's last path component, not its whole path. POSIX
+// only (directory_descriptors_posix.cc): on Windows the scan's stats list
+// each directory once instead (disk_win.cc), and the prefetcher does not
+// stat (directory_descriptors_win.cc has no descriptors to give). Kept in
 // a fixed table (no allocation: a stat worker that called malloc waited on
 // the main thread's malloc lock, and a thread that sleeps on a lock can
 // take milliseconds to run again on a virtual machine).
@@ -8,6 +11,8 @@
 
 #include <cstddef>
 #include <string_view>
+
+#include "base/util.h"
 
 namespace ronin {
 
@@ -29,9 +34,18 @@ class DirectoryDescriptors {
   DirectoryDescriptors& operator=(const DirectoryDescriptors&) = delete;
   ~DirectoryDescriptors() { Clear(); }
 
-  // A descriptor for `dir` (AT_FDCWD for ""), kMissing, or -1 if unusable.
-  // `dir` must stay valid while this object lives (node paths do).
+  // A descriptor for `dir` (kWorkingDirectory for ""), kMissing, or -1 if
+  // unusable. `dir` must stay valid while this object lives (node paths do).
   int Get(std::string_view dir);
+
+  // What Get() answers for the working directory (AT_FDCWD).
+  static const int kWorkingDirectory;
+  // Stats `name` in the directory `dir` (a Get() answer; with
+  // kWorkingDirectory `name` may be a whole path): kExists with its mtime
+  // as RealDiskInterface::Stat reports it, kMissing, or kUnknown (an error,
+  // left to the scan, which reports it).
+  enum class Found { kExists, kMissing, kUnknown };
+  static Found StatAt(int dir, const char* name, TimeStamp* mtime);
 
  private:
   struct Slot {

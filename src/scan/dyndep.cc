@@ -84,10 +84,11 @@ class DyndepParser {
     }
   }
 
-  bool EvaluatePath(const EvalString& eval, std::string* path, std::string* err) {
+  bool EvaluatePath(const EvalString& eval, std::string* path, std::string* err, uint64_t* slash_bits = nullptr) {
     *path = eval.Evaluate(env_);
     if (path->empty()) return lexer_.Error("empty path", err);
-    CanonicalizePath(path);
+    uint64_t bits;
+    CanonicalizePath(path, slash_bits ? slash_bits : &bits);
     return true;
   }
 
@@ -136,12 +137,14 @@ class DyndepParser {
 
     std::string path;
     for (const EvalString& in : ins) {
-      if (!EvaluatePath(in, &path, err)) return false;
-      dyndeps->implicit_inputs.push_back(state_->GetNode(path));
+      uint64_t slash_bits;
+      if (!EvaluatePath(in, &path, err, &slash_bits)) return false;
+      dyndeps->implicit_inputs.push_back(state_->GetNode(path, HashString(path), slash_bits));
     }
     for (const EvalString& out : outs) {
-      if (!EvaluatePath(out, &path, err)) return false;
-      dyndeps->implicit_outputs.push_back(state_->GetNode(path));
+      uint64_t slash_bits;
+      if (!EvaluatePath(out, &path, err, &slash_bits)) return false;
+      dyndeps->implicit_outputs.push_back(state_->GetNode(path, HashString(path), slash_bits));
     }
     return true;
   }

@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/platform.h"
+
 namespace ronin {
 
 struct Edge;
@@ -23,7 +25,7 @@ class Explanations {
   explicit Explanations(bool enabled = false) : enabled_(enabled) {}
   bool enabled() const { return enabled_; }
 
-  void Record(const Edge* edge, const char* format, ...) __attribute__((format(printf, 3, 4)));
+  void Record(const Edge* edge, const char* format, ...) RONIN_PRINTF(3, 4);
   // The reasons recorded for the edge, in order; null if none.
   const std::vector<std::string>* Lookup(const Edge* edge) const;
 

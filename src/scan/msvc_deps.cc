@@ -63,11 +63,14 @@ std::string_view NextLine(std::string_view text, size_t* pos) {
 
 }  // namespace
 
-std::string FilterShowIncludes(std::string_view output, std::string_view prefix,
-                               std::vector<std::string>* includes,
-                               PathCanonicalizer canonicalize) {
+namespace {
+
+// FilterShowIncludes with `normalize(path, err)` for each include path.
+template <typename Normalize>
+bool Filter(std::string_view output, std::string_view prefix, std::vector<std::string>* includes,
+            const Normalize& normalize, std::string* filtered) {
   if (prefix.empty()) prefix = kDefaultShowIncludesPrefix;
-  std::string filtered;
+  filtered->clear();
   std::vector<std::string> found;
   bool seen_include = false;
   size_t pos = 0;
@@ -77,19 +80,61 @@ std::string FilterShowIncludes(std::string_view output, std::string_view prefix,
     if (!include.empty()) {
       seen_include = true;
       std::string path(include);
-      if (canonicalize) canonicalize(&path);
+      if (!normalize(&path)) return false;
       if (!IsSystemInclude(path)) found.push_back(std::move(path));
     } else if (!seen_include && IsSourceFileEcho(line)) {
       // Dropped.
     } else {
-      filtered.append(line);
-      filtered.push_back('\n');
+      filtered->append(line);
+      filtered->push_back('\n');
     }
   }
   std::sort(found.begin(), found.end());
   found.erase(std::unique(found.begin(), found.end()), found.end());
   *includes = std::move(found);
+  return true;
+}
+
+}  // namespace
+
+std::string FilterShowIncludes(std::string_view output, std::string_view prefix,
+                               std::vector<std::string>* includes,
+                               PathCanonicalizer canonicalize) {
+  std::string filtered;
+  Filter(output, prefix, includes,
+         [canonicalize](std::string* path) {
+           if (canonicalize) canonicalize(path);
+           return true;
+         },
+         &filtered);
   return filtered;
+}
+
+bool FilterShowIncludes(std::string_view output, std::string_view prefix, std::vector<std::string>* includes,
+                        IncludeNormalizer normalize, std::string* filtered, std::string* err) {
+  return Filter(output, prefix, includes, [normalize, err](std::string* path) { return normalize(path, err); },
+                filtered);
+}
+
+std::string RelativeIncludePath(std::string_view path, std::string_view base) {
+  auto split = [](std::string_view text) {
+    std::vector<std::string_view> parts;
+    for (size_t start = 0;;) {
+      size_t slash = text.find('/', start);
+      parts.push_back(text.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start));
+      if (slash == std::string_view::npos) return parts;
+      start = slash + 1;
+    }
+  };
+  std::vector<std::string_view> to = split(path), from = split(base);
+  size_t shared = 0;
+  while (shared < to.size() && shared < from.size() && Lowercase(to[shared]) == Lowercase(from[shared])) ++shared;
+  std::vector<std::string_view> parts(from.size() - shared, "..");
+  parts.insert(parts.end(), to.begin() + shared, to.end());
+  if (parts.empty()) return ".";
+  std::string relative(parts[0]);
+  for (size_t i = 1; i < parts.size(); ++i) relative.append("/").append(parts[i]);
+  return relative;
 }
 
 }  // namespace ronin

@@ -35,6 +35,27 @@ std::string FilterShowIncludes(std::string_view output, std::string_view prefix,
                                std::vector<std::string>* includes,
                                PathCanonicalizer canonicalize = nullptr);
 
+// Rewrites an include path as the platform records it; false with *err.
+using IncludeNormalizer = bool (*)(std::string* path, std::string* err);
+// As above with a normalizer that may fail, as the build uses it: false
+// with *err at the first path it refuses (*filtered is then incomplete).
+bool FilterShowIncludes(std::string_view output, std::string_view prefix, std::vector<std::string>* includes,
+                        IncludeNormalizer normalize, std::string* filtered, std::string* err);
+
+// The platform's include paths, as Ninja records them. POSIX
+// (msvc_deps_posix.cc): CanonicalizePath. Windows (msvc_deps_win.cc), as
+// ninja.exe: canonical, then, when on the working directory's drive, made
+// relative to it (RelativeIncludePath); false with *err for a path longer
+// than MAX_PATH ("path too long") or one Windows cannot make absolute.
+bool NormalizeIncludePath(std::string* path, std::string* err);
+
+// `path` relative to `base`, both absolute with '/' separators: the
+// components they share at the start (compared ignoring ASCII case) are
+// dropped, and each remaining one of `base` becomes "..". "." when nothing
+// is left. The components are the text between '/'s, an empty one at the
+// end of "C:/" included, as ninja.exe splits them.
+std::string RelativeIncludePath(std::string_view path, std::string_view base);
+
 }  // namespace ronin
 
 #endif  // RONIN_SCAN_MSVC_DEPS_H_

@@ -1,11 +1,7 @@
 #include "scan/prefetch.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -53,7 +49,9 @@ bool ParallelStat() {
 }  // namespace
 
 bool PrefetchEnabled() {
-  static const bool enabled = !EnvSwitchOff("RONIN_PREFETCH");
+  // On Windows the scan stats each directory once (disk_win.cc's cache, as
+  // ninja.exe does), which stats ahead of it would only duplicate.
+  static const bool enabled = !kWindows && !EnvSwitchOff("RONIN_PREFETCH");
   return enabled;
 }
 
@@ -203,16 +201,22 @@ void Prefetcher::StatAll(Node* first, size_t count, DirectoryDescriptors* dirs) 
     }
     if (dir_fd == -1) continue;  // left to the scan, which reports errors
     // The name runs to the end of the path, which is NUL-terminated.
-    const char* name = dir_fd == AT_FDCWD ? path.data() : path.data() + dir.size() + (dir == "/" ? 0 : 1);
+    const char* name = dir_fd == DirectoryDescriptors::kWorkingDirectory
+                           ? path.data()
+                           : path.data() + dir.size() + (dir == "/" ? 0 : 1);
     if (!*name) continue;
-    struct stat st;
-    if (fstatat(dir_fd, name, &st, 0) < 0) {
-      if (errno == ENOENT || errno == ENOTDIR) node->MarkMissing();
-      continue;
+    TimeStamp mtime;
+    switch (DirectoryDescriptors::StatAt(dir_fd, name, &mtime)) {
+      case DirectoryDescriptors::Found::kExists:
+        node->mtime = mtime;
+        node->existence = Node::Existence::kExists;
+        break;
+      case DirectoryDescriptors::Found::kMissing:
+        node->MarkMissing();
+        break;
+      case DirectoryDescriptors::Found::kUnknown:
+        break;
     }
-    TimeStamp mtime = static_cast<TimeStamp>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
-    node->mtime = mtime == 0 ? 1 : mtime;
-    node->existence = Node::Existence::kExists;
   }
 }
 

@@ -153,7 +153,8 @@ bool Builder::StartEdge(const Work& work, std::string* err) {
 
   std::string rspfile = edge->GetUnescapedRspfile();
   if (!rspfile.empty()) {
-    std::string content = edge->GetBinding(Rule::kRspfileContent);
+    // A text file: CRLF line ends on Windows, as ninja.exe writes it.
+    std::string content = TextFileBytes(edge->GetBinding(Rule::kRspfileContent));
     if (!disk_->WriteFile(rspfile, content)) return false;
   }
 
@@ -241,10 +242,15 @@ bool Builder::ExtractDeps(CommandRunner::Result* result, const std::string& deps
                           const std::string& deps_prefix, std::vector<Node*>* deps_nodes,
                           std::string* err) {
   if (deps_type == "msvc") {
-    std::vector<std::string> includes;  // canonical, sorted and unique, as Ninja records them
-    void (*canonicalize)(std::string*) = CanonicalizePath;
-    result->output = FilterShowIncludes(result->output, deps_prefix, &includes, canonicalize);
-    for (const std::string& include : includes) deps_nodes->push_back(state_->GetNode(include));
+    std::vector<std::string> includes;  // normalised, sorted and unique, as Ninja records them
+    std::string filtered;
+    if (!FilterShowIncludes(result->output, deps_prefix, &includes, NormalizeIncludePath, &filtered, err))
+      return false;
+    result->output = std::move(filtered);
+    // As Ninja: a header first named here is spelled with backslashes on
+    // Windows (all its slash bits set).
+    for (const std::string& include : includes)
+      deps_nodes->push_back(state_->GetNode(include, HashString(include), ~uint64_t{0}));
     return true;
   }
   if (deps_type == "gcc") {

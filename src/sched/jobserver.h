@@ -9,10 +9,15 @@
 // Client (Ninja 1.13): without -j and -n, a pool named in MAKEFLAGS by
 // `--jobserver-auth=fifo:PATH` bounds the build instead of -j. ronin also
 // accepts GNU make <= 4.3's pipe form `--jobserver-auth=R,W` (inherited
-// descriptors), which Ninja ignores with a warning.
+// descriptors), which Ninja ignores with a warning. On Windows the pool is
+// a named semaphore instead, `--jobserver-auth=NAME`, whose count is the
+// free tokens (the only form ninja.exe accepts).
 //
 // Pool (ronin only, --jobserver-pool): ninja creates the pool itself for
 // its -j and advertises it to the commands it runs; see CreatePool.
+//
+// The slot accounting is shared (jobserver.cc); tokens come and go
+// through jobserver_posix.cc or jobserver_win.cc.
 #ifndef RONIN_SCHED_JOBSERVER_H_
 #define RONIN_SCHED_JOBSERVER_H_
 
@@ -54,6 +59,8 @@ bool IsJobserverPipe(int read_fd, int write_fd);
 // replaced. See CreatePool for the form.
 std::string PoolMakeflags(std::string_view old, int jobs, const std::string& fifo_path, int read_fd,
                           int write_fd);
+// The same with the pool's own words (Windows: --jobserver-auth=NAME).
+std::string PoolMakeflags(std::string_view old, int jobs, const std::string& auth_words);
 
 class Jobserver {
  public:
@@ -61,6 +68,12 @@ class Jobserver {
   Jobserver(const Jobserver&) = delete;
   Jobserver& operator=(const Jobserver&) = delete;
 
+  // Whether this platform can be a client of `config` (not kNone); if not,
+  // *reason is Ninja's warning ("Semaphore mode is not supported on Posix!").
+  static bool CanOpen(const JobserverConfig& config, std::string* reason);
+  // A client of what `config` names (CanOpen said yes). Null with *err
+  // (Ninja's wording) on failure.
+  static std::unique_ptr<Jobserver> Open(const JobserverConfig& config, std::string* err);
   // A client of the FIFO at `path`. Null with *err (Ninja's wording) on failure.
   static std::unique_ptr<Jobserver> OpenFifo(const std::string& path, std::string* err);
   // A client of inherited pipe descriptors (checked with IsJobserverPipe).
@@ -95,6 +108,7 @@ class Jobserver {
   int wait_fd() const { return broken_ ? -1 : read_fd_; }
   size_t tokens_held() const { return tokens_.size(); }
   bool is_pool() const { return !fifo_path_.empty(); }
+  // The pool's FIFO (Windows: its semaphore's name).
   const std::string& fifo_path() const { return fifo_path_; }
 
  private:
@@ -106,6 +120,7 @@ class Jobserver {
 
   int read_fd_ = -1;   // private, non-blocking, close-on-exec
   int write_fd_ = -1;  // private, close-on-exec
+  void* semaphore_ = nullptr;  // Windows: the pool's semaphore (a HANDLE)
   bool broken_ = false;
   bool implicit_slot_ = false;  // held by a job or the reservation
   std::vector<char> tokens_;    // bytes read, written back as read

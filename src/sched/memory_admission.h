@@ -33,8 +33,23 @@ struct Edge;
 // DIR/memory.max and DIR/memory.current instead.
 int64_t AvailableMemory();
 
-// The summed resident memory (bytes) of the processes in each process group.
+// The summed resident memory (bytes) of the processes in each process group
+// (on Windows, which has no such groups: of each process and its
+// descendants).
 std::vector<int64_t> ResidentMemoryOfGroups(const std::vector<pid_t>& pgids);
+
+// The parts of the above the platform files (memory_admission_posix.cc,
+// memory_admission_win.cc) share:
+// The system's own answer for AvailableMemory (no test directory).
+int64_t SystemAvailableMemory();
+// A whole small file; false if it cannot be read.
+bool ReadSmallFile(const std::string& path, std::string* content);
+// "MemAvailable:   123456 kB" -> bytes, or -1.
+int64_t MemAvailableFrom(const std::string& meminfo);
+// What a cgroup directory still allows: memory.max - memory.current, or -1.
+int64_t CgroupHeadroom(const std::string& dir);
+// The smaller of two limits, -1 being none.
+int64_t Tighter(int64_t a, int64_t b);
 
 class MemoryAdmission : public WorkStage {
  public:

@@ -2,12 +2,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include <vector>
 
 #include "base/util.h"
+#include "status/terminal.h"
 
 namespace ronin {
 
@@ -53,9 +52,10 @@ std::string ElideMiddle(std::string_view text, size_t width) {
 }
 
 LinePrinter::LinePrinter() {
-  const char* term = getenv("TERM");
-  smart_terminal_ = isatty(1) && term && std::string_view(term) != "dumb";
-  supports_color_ = smart_terminal_;
+  smart_terminal_ = StdoutIsSmartTerminal();
+  // A Windows console shows colours once asked to; if it refuses, status
+  // lines are written into it in place instead (WriteStatusInPlace).
+  supports_color_ = smart_terminal_ && EnableAnsiEscapes();
   if (!supports_color_) {
     const char* force = getenv("CLICOLOR_FORCE");
     supports_color_ = force && std::string_view(force) != "0";
@@ -70,13 +70,13 @@ void LinePrinter::Print(std::string text, LineType type) {
   }
   if (smart_terminal_) printf("\r");  // over the previous status line
   if (smart_terminal_ && type == ELIDE) {
-    winsize size;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col)
-      printf("%s", ElideMiddle(text, size.ws_col).c_str());
-    else
+    TerminalSize size;
+    if (StdoutTerminalSize(&size) && size.columns) text = ElideMiddle(text, size.columns);
+    if (supports_color_ || !WriteStatusInPlace(text)) {
       printf("%s", text.c_str());
-    printf("\x1B[K");  // clear to the end of the line
-    fflush(stdout);
+      printf("\x1B[K");  // clear to the end of the line
+      fflush(stdout);
+    }
     have_blank_line_ = false;
   } else {
     printf("%s\n", text.c_str());

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include "graph/graph.h"
 #include "status/cache_counts.h"
 #include "status/line_printer.h"
+#include "status/terminal.h"
 
 namespace ronin {
 
@@ -76,7 +76,7 @@ void FitWidth(std::string* line, size_t width) {
 void WriteToTerminal(const std::string& text) {
   fflush(stdout);  // what the status line printed goes first
   // A failure means the terminal went away: nothing to show.
-  WriteFully(STDOUT_FILENO, text.data(), text.size());
+  WriteFully(fileno(stdout), text.data(), text.size());
 }
 
 bool IsBlank(std::string_view line) {
@@ -131,7 +131,7 @@ void LiveStatus::BuildEdgeFinished(const Edge* edge, int64_t start_time_millis, 
 }
 
 void LiveStatus::RecordFailure(const Edge* edge, ExitStatus exit_code) {
-  std::string failure = "  [code=" + std::to_string(exit_code) + "]";
+  std::string failure = "  [code=" + ExitCodeText(exit_code) + "]";
   for (const Node* node : edge->outputs) failure += " " + std::string(node->path);
   failures_.push_back(failure);
 }
@@ -162,9 +162,9 @@ void LiveStatus::Refresh(int64_t time_millis) {
   Draw(time_millis);
 }
 
-void LiveStatus::TerminalSize(int* columns, int* rows) {
-  winsize size;
-  if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) size.ws_col = size.ws_row = 0;
+void LiveStatus::ScreenSize(int* columns, int* rows) {
+  TerminalSize size;
+  if (!StdoutTerminalSize(&size)) size.columns = size.rows = 0;
   // A terminal that reports no size (some emulators and serial consoles say
   // 0x0) gets the environment's, else 80x24, as other terminal programs do.
   auto from_environment = [](const char* name, int fallback) {
@@ -172,8 +172,8 @@ void LiveStatus::TerminalSize(int* columns, int* rows) {
     int number = value ? atoi(value) : 0;
     return number > 0 ? number : fallback;
   };
-  *columns = size.ws_col ? size.ws_col : from_environment("COLUMNS", 80);
-  *rows = size.ws_row ? size.ws_row : from_environment("LINES", 24);
+  *columns = size.columns ? size.columns : from_environment("COLUMNS", 80);
+  *rows = size.rows ? size.rows : from_environment("LINES", 24);
 }
 
 void LiveStatus::Draw(int64_t now_millis) {
@@ -184,7 +184,7 @@ void LiveStatus::Draw(int64_t now_millis) {
   // The terminal's size is read at every draw, so a resize (SIGWINCH)
   // shows at the next one.
   int columns, rows;
-  TerminalSize(&columns, &rows);
+  ScreenSize(&columns, &rows);
   if (columns != columns_ || rows != rows_) {
     // Resized (SIGWINCH): the terminal may have rewrapped the status line
     // and the block anywhere around the cursor. Start again from the

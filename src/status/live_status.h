@@ -61,7 +61,7 @@ class LiveStatus : public StatusForwarder {
   // The last non-blank line of `output`, without colours or control characters.
   static std::string LastLine(const std::string& output);
   // The terminal's size; for one that reports 0x0, $COLUMNS and $LINES, else 80x24.
-  static void TerminalSize(int* columns, int* rows);
+  static void ScreenSize(int* columns, int* rows);
 
  private:
   void Draw(int64_t now_millis);  // the block below the status line

@@ -8,6 +8,7 @@
 #include "graph/graph.h"
 #include "scan/explain.h"
 #include "status/cache_counts.h"
+#include "status/terminal.h"
 
 namespace ronin {
 
@@ -87,7 +88,7 @@ void StatusPrinter::BuildEdgeFinished(const Edge* edge, int64_t start_time_milli
       outputs.append(output_node->path);
       outputs.push_back(' ');
     }
-    std::string failed = "FAILED: [code=" + std::to_string(exit_code) + "] ";
+    std::string failed = "FAILED: [code=" + ExitCodeText(exit_code) + "] ";
     if (printer_.supports_color())
       printer_.PrintOnNewLine("\x1B[31m" + failed + "\x1B[0m" + outputs + "\n");
     else
@@ -95,6 +96,8 @@ void StatusPrinter::BuildEdgeFinished(const Edge* edge, int64_t start_time_milli
     printer_.PrintOnNewLine(edge->EvaluateCommand() + "\n");
   }
   if (!output.empty()) {
+    // The command's own line ends, not Windows' text-mode "\r\n" for each "\n".
+    StdoutBytesAsIs bytes_as_is;
     // Commands write to a pipe; colours are kept only for a terminal that
     // shows them (or when forced).
     printer_.PrintOnNewLine(printer_.supports_color() ? output : StripAnsiEscapeCodes(output));

@@ -4,9 +4,10 @@
 #ifndef RONIN_TOOLS_TOOL_COMMON_H_
 #define RONIN_TOOLS_TOOL_COMMON_H_
 
-#include <getopt.h>
 
 #include <string>
+
+#include "base/getopt.h"
 
 namespace ronin {
 
@@ -32,6 +33,7 @@ ToolFunc ToolDeps;
 ToolFunc ToolGraph;
 ToolFunc ToolInputs;
 ToolFunc ToolMissingDeps;
+ToolFunc ToolMsvc;
 ToolFunc ToolMultiInputs;
 ToolFunc ToolQuery;
 ToolFunc ToolRecompact;
@@ -41,20 +43,22 @@ ToolFunc ToolRules;
 ToolFunc ToolTargets;
 ToolFunc ToolTrace;
 ToolFunc ToolUrtle;
+ToolFunc ToolWinCodePage;
 
 // Option parsing as Ninja's tools do it: getopt runs over the tool's
 // arguments with the slot before them (the tool name as typed, "clean" or
 // "-tclean") as the program name, so getopt's own complaints read
-// "clean: invalid option -- 'x'". GNU getopt permutes, so options may follow
-// operands; the operands are available afterwards.
+// "clean: invalid option -- 'x'" (on Windows "clean: invalid option --
+// `-x'", base/getopt.h). Options may follow operands; the operands are
+// available afterwards.
 class ToolArgs {
  public:
   ToolArgs(int argc, char** argv) : argc_(argc + 1), argv_(argv - 1) {
-    optind = 0;  // full re-initialisation of glibc's getopt after the top-level parse
+    optind = 0;  // a full re-initialisation after the top-level parse
   }
   // The next option character, '?' for a bad one, -1 at the end.
   int Next(const char* optstring, const option* long_options = nullptr) {
-    return getopt_long(argc_, argv_, optstring, long_options, nullptr);
+    return GetoptLong(argc_, argv_, optstring, long_options);
   }
   int rest_count() const { return argc_ - optind; }
   char** rest() const { return argv_ + optind; }

@@ -85,11 +85,14 @@ class InputsCollector {
     std::vector<std::string> result;
     result.reserve(inputs_.size());
     for (const Node* input : inputs_) {
+      // As the manifest spells it (backslashes kept on Windows), quoted as
+      // a command would quote it (for CreateProcess on Windows).
+      std::string spelled = input->PathDecanonicalized();
       result.emplace_back();
       if (shell_escape)
-        AppendShellEscaped(input->path, &result.back());
+        AppendCommandEscaped(spelled, &result.back());
       else
-        result.back().assign(input->path);
+        result.back() = std::move(spelled);
     }
     return result;
   }

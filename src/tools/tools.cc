@@ -266,6 +266,7 @@ namespace {
 // In `ninja -t list` order; urtle has no description and stays hidden.
 const Tool kTools[] = {
     {"browse", "browse dependency graph in a web browser", Tool::kRunAfterLoad, ToolBrowse},
+    {"msvc", "build helper for MSVC cl.exe (DEPRECATED)", Tool::kRunAfterFlags, ToolMsvc, /*windows_only=*/true},
     {"clean", "clean built files", Tool::kRunAfterLoad, ToolClean},
     {"commands", "list all commands required to rebuild given targets", Tool::kRunAfterLoad,
      ToolCommands},
@@ -287,6 +288,8 @@ const Tool kTools[] = {
     {"rules", "list all rules", Tool::kRunAfterLoad, ToolRules},
     {"cleandead", "clean built files that are no longer produced by the manifest",
      Tool::kRunAfterLogs, ToolCleanDead},
+    {"wincodepage", "print the Windows code page used by ninja", Tool::kRunAfterFlags, ToolWinCodePage,
+     /*windows_only=*/true},
     // ronin's own, after Ninja's (whose list the differential tests compare).
     {"trace", "write the last build from .ninja_log as a Chrome trace (JSON)",
      Tool::kRunAfterLoad, ToolTrace},
@@ -299,15 +302,17 @@ const Tool kTools[] = {
 }  // namespace
 
 const Tool* ChooseTool(const std::string& name) {
+  auto here = [](const Tool& tool) { return kWindows || !tool.windows_only; };
   if (name == "list") {
     printf("ninja subtools:\n");
     for (const Tool& tool : kTools) {
-      if (tool.description) printf("%11s  %s\n", tool.name, tool.description);
+      if (tool.description && here(tool)) printf("%11s  %s\n", tool.name, tool.description);
     }
     return nullptr;
   }
   std::vector<std::string_view> names;
   for (const Tool& tool : kTools) {
+    if (!here(tool)) continue;
     if (name == tool.name) return &tool;
     names.push_back(tool.name);
   }

@@ -19,6 +19,8 @@ struct Tool {
   } when;
   // argv[0] is the tool's first argument (not its name).
   int (*run)(NinjaMain* ninja, const Options* options, int argc, char** argv);
+  // Only ninja.exe has it (msvc, wincodepage): elsewhere it is unknown.
+  bool windows_only = false;
 };
 
 // Looks up a tool; "list" prints the table and returns null. Fatal on an

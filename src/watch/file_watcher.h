@@ -11,7 +11,8 @@
 // the caller names each directory's changes from the id it was given.
 //
 // One header, one file per platform: file_watcher_posix.cc (inotify, Linux);
-// a Windows file (ReadDirectoryChangesW) implements the same interface.
+// file_watcher_win.cc has none yet (ReadDirectoryChangesW is the way there):
+// --watch is refused on Windows.
 #ifndef RONIN_WATCH_FILE_WATCHER_H_
 #define RONIN_WATCH_FILE_WATCHER_H_
 
@@ -60,6 +61,9 @@ class FileWatcher {
     kFailed,       // any other error, in *err
   };
 
+  // Whether this platform has a watcher; false with *err saying why (for
+  // --watch's refusal, before anything is built).
+  static bool Available(std::string* err);
   // A watcher for this platform, allowed at most `max_watches` watches
   // (besides the system's own limit; -1: none of ours). Null with *err
   // where the platform has none or the kernel refuses.

@@ -251,6 +251,8 @@ void InotifyWatcher::Forget(int wd) {
 
 }  // namespace
 
+bool FileWatcher::Available(std::string*) { return true; }
+
 std::unique_ptr<FileWatcher> FileWatcher::Create(int64_t max_watches, std::string* err) {
   int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   if (fd < 0) {

@@ -13,7 +13,9 @@ Environment:
               in CI every tool the tests use is installed (misc/packages.txt)
 """
 
+import difflib
 import os
+import pprint
 import pty
 import sys
 import re
@@ -123,13 +125,25 @@ DYNDEP_TREE = {
     "in": "x\n", "extra.h": "e\n"}
 
 
+# Line ends may be CRLF: ninja.exe prints through the C runtime's text mode.
 RONIN_USAGE_RE = re.compile(
-    r"\nronin options \(also read from the RONIN_FLAGS environment variable\):\n(  --.*\n)+")
+    r"\r?\nronin options \(also read from the RONIN_FLAGS environment variable\):\r?\n(  --.*\n)+")
 
 
 def strip_ronin_usage(text):
     """`ninja -h` minus the block of ronin's own options: what Ninja 1.13.2 prints."""
     return RONIN_USAGE_RE.sub("", text)
+
+
+# `-t graph` names nodes and edges by address, printed with %p: 0x... by glibc, sixteen
+# hex digits without 0x by the Windows C runtime.
+_POINTER = re.compile(r'0x[0-9a-f]+|(?<=")[0-9A-Fa-f]{16}(?=")')
+
+
+def name_pointers(text):
+    """Text with each address written P<n>, numbered by first appearance."""
+    names = {}
+    return _POINTER.sub(lambda m: names.setdefault(m.group(0), "P%d" % (len(names) + 1)), text)
 
 
 def base_env(extra=None):
@@ -158,12 +172,14 @@ class Result:
         return "Result(rc=%r, stdout=%r, stderr=%r)" % (self.returncode, self.stdout, self.stderr)
 
 
-def run(binary, args, cwd, env=None, timeout=60, stdin=subprocess.DEVNULL):
+def run(binary, args, cwd, env=None, timeout=60, stdin=subprocess.DEVNULL, merge_stderr=False):
+    """Runs binary; with merge_stderr, stderr goes into stdout's pipe (2>&1) and Result.stderr is ""."""
     proc = subprocess.run([binary] + list(args), cwd=cwd, env=base_env(env),
-                          stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          stdin=stdin, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
                           timeout=timeout)
     return Result(proc.returncode, proc.stdout.decode("utf-8", "replace"),
-                  proc.stderr.decode("utf-8", "replace"))
+                  (proc.stderr or b"").decode("utf-8", "replace"))
 
 
 def run_in_pty(binary, args, cwd, env=None, columns=80, timeout=60, rows=24):
@@ -290,16 +306,73 @@ class NinjaTestCase(unittest.TestCase):
         return run_in_pty(NINJA, args, self.dir, env=env, columns=columns, timeout=timeout)
 
 
+def _tagged_processes(tag):
+    """The processes whose environment holds `tag`."""
+    for pid in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                if tag in f.read():
+                    yield int(pid)
+        except (OSError, ValueError):
+            continue
+
+
+class Running:
+    """A program left running, for a test that stops it. Its environment carries a mark that
+    every process it starts inherits, so stop() finds them all: ninja puts each command in a
+    process group of its own, and wine each Windows process in a session of its own."""
+
+    def __init__(self, argv, cwd, env=None, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
+        token = os.urandom(8).hex()
+        self.tag = ("RONIN_TEST_RUN=" + token).encode() + b"\0"
+        self.proc = subprocess.Popen(argv, cwd=cwd, env=base_env(dict(env or {}, RONIN_TEST_RUN=token)),
+                                     stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr)
+
+    def stop(self):
+        """Kills the program and every process it started, until none is left."""
+        for _ in range(100):
+            pids = list(_tagged_processes(self.tag))
+            if not pids:
+                break
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.02)
+        self.proc.kill()
+        self.proc.communicate()
+
+
+# Above this many lines of pprint, a failed comparison is shown as a bounded unified diff.
+LONG_DIFF_LINES = 200
+
+
 @unittest.skipUnless(REF_NINJA, SKIP_NO_REF)
 class DifferentialTestCase(unittest.TestCase):
     """Runs identical trees through our ninja and reference ninja 1.13.2 and compares."""
 
     maxDiff = None
-    reference = None  # the binary compared with: REF_NINJA unless a subclass says otherwise
+    TREE_PREFIXES = ("ronin-ours-", "ronin-ref-")
+
+    def assertEqual(self, first, second, msg=None):
+        """unittest's assertEqual, but a long difference is shown as a unified diff: unittest's
+        own message runs difflib.ndiff over both sides, which on two long outputs that differ in
+        many lines (a 3,000-edge chain's -t commands) takes minutes, hours on a loaded machine."""
+        if first == second:
+            return
+        lines = [pprint.pformat(side, width=120).splitlines() for side in (first, second)]
+        if max(len(lines[0]), len(lines[1])) <= LONG_DIFF_LINES:
+            super().assertEqual(first, second, msg)
+            return
+        diff = list(difflib.unified_diff(lines[0], lines[1], "first", "second", lineterm="", n=2))
+        if len(diff) > LONG_DIFF_LINES:
+            diff = diff[:LONG_DIFF_LINES] + ["... %d more lines of diff" % (len(diff) - LONG_DIFF_LINES)]
+        raise self.failureException("%s\n%s" % (msg or "the two differ", "\n".join(diff)))
 
     def setUp(self):
-        self.ours_dir = tempfile.mkdtemp(prefix="ronin-ours-")
-        self.ref_dir = tempfile.mkdtemp(prefix="ronin-ref-")
+        self.ours_dir = tempfile.mkdtemp(prefix=self.TREE_PREFIXES[0])
+        self.ref_dir = tempfile.mkdtemp(prefix=self.TREE_PREFIXES[1])
         self.addCleanup(shutil.rmtree, self.ours_dir, True)
         self.addCleanup(shutil.rmtree, self.ref_dir, True)
 
@@ -316,13 +389,35 @@ class DifferentialTestCase(unittest.TestCase):
         fn(self.ours_dir)
         fn(self.ref_dir)
 
+    # The two binaries. A subclass may run others the same way (tests/blackbox/wine.py runs
+    # ninja.exe under wine), so tests name them through these and run_binary, never directly.
+    OURS = NINJA
+    REF = REF_NINJA
+
+    def run_binary(self, binary, args, cwd, env=None, timeout=60, merge_stderr=False):
+        """One run of OURS or REF in cwd, its output exactly as printed."""
+        return run(binary, args, cwd, env=env, timeout=timeout, merge_stderr=merge_stderr)
+
+    def start_binary(self, binary, args, cwd):
+        """A run of OURS or REF left going, for a test that stops it: stop() kills it and
+        every process it started."""
+        return Running([binary] + list(args), cwd)
+
+    def run_in(self, binary, root, *args):
+        """One run for a test that compares with text it spells out: lines end in "\n"."""
+        return self.run_binary(binary, args, root)
+
     def run_both(self, *args, env=None, timeout=60):
-        ours = run(NINJA, args, self.ours_dir, env=env, timeout=timeout)
-        ref = run(self.reference or REF_NINJA, args, self.ref_dir, env=env, timeout=timeout)
+        ours = self.run_binary(self.OURS, args, self.ours_dir, env=env, timeout=timeout)
+        ref = self.run_binary(self.REF, args, self.ref_dir, env=env, timeout=timeout)
         return ours, ref
 
     def normalize(self, text, root):
         return strip_ronin_usage(text.replace(root, "<DIR>"))
+
+    def normalize_bytes(self, data, root):
+        """A file's bytes with the tree's path written <DIR> (a depfile may name it)."""
+        return data.replace(root.encode(), b"<DIR>")
 
     def assertSameRun(self, *args, env=None, compare_files=True, ignore_files=(".ninja_log", ".ninja_deps")):
         """Runs both binaries; asserts equal exit code, stdout, stderr and resulting file list."""

@@ -39,13 +39,15 @@ class BootstrapTest(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             with open(os.path.join(root, "src", "sources.txt")) as f:
                 sources = [line.split("#")[0].strip() for line in f]
-            count = len([s for s in sources if s and s != "[cold]"]) + 1  # and main.cc
+            # A platform pair's Windows file is not built on POSIX (configure.py).
+            sources = [s for s in sources if s and s != "[cold]" and not s.endswith("_win.cc")]
+            count = len(sources) + 1  # and main.cc
             steps = re.findall(r"^\[(\d+)/(\d+)\] (CXX src/\S+|LINK out/bootstrap/ninja)$", r.stdout, re.M)
             self.assertEqual([int(n) for n, _, _ in steps], list(range(1, count + 2)), r.stdout)
             self.assertEqual({int(total) for _, total, _ in steps}, {count + 1})
             self.assertEqual(steps[-1][2], "LINK out/bootstrap/ninja")
             self.assertEqual(sorted(text for _, _, text in steps[:-1]),
-                             sorted("CXX src/" + s for s in ["main.cc"] + [s for s in sources if s and s != "[cold]"]))
+                             sorted("CXX src/" + s for s in ["main.cc"] + sources))
 
 
 if __name__ == "__main__":

@@ -11,12 +11,11 @@ Run: NINJA=... REF_NINJA=... python3 -m unittest -v test_diff_build
 """
 
 import os
-import subprocess
 import time
 import unittest
 
-import harness
-from harness import DYNDEP_TREE, NINJA, REF_NINJA, DifferentialTestCase, base_env, bump_mtime, run_in_pty
+from harness import DYNDEP_TREE, NINJA, REF_NINJA, DifferentialTestCase, bump_mtime, list_tree, run_in_pty
+from test_state import touch_newer
 
 T0 = int(time.time()) - 100000
 
@@ -56,6 +55,12 @@ def touch(*paths):
     return ("touch", paths)
 
 
+def newer(*paths):
+    """Make `paths` newer than every other file, by the real clock (what the build log
+    recorded included; `touch` ages files instead, which a restat edge's log entry outlives)."""
+    return ("newer", paths)
+
+
 def rm(*paths):
     return ("rm", paths)
 
@@ -67,6 +72,11 @@ def write(path, text):
 def same(*paths):
     """Compare the contents of files between the two trees."""
     return ("same", paths)
+
+
+def interrupt(marker, *args):
+    """Start a build in each tree, and kill it and all it started once `marker` exists."""
+    return ("interrupt", marker, args)
 
 
 def age_tree(root):
@@ -216,6 +226,15 @@ SCENARIOS = [
      manifest("build hi: vcmd\n  cmd = exit 9\nbuild lo: vcmd\n  cmd = exit 2\n"),
      [run("-k0", "lo", "hi")]),
 
+    # A build killed while a command runs: the output that command made first has no log
+    # entry, the one it did not make yet is missing; the next build reruns both. The command
+    # sleeps only while `mode` says slow.
+    ("killed_build_then_continued",
+     src({"mode": "slow\n"}, "build a: touch\nbuild b: cmd a\n"
+         "  cmd = touch b; touch started; grep -q fast mode || sleep 30; touch c\n  desc = B\n"
+         "build c: phony b\n"),
+     [run("a"), interrupt("started", "c"), write("mode", "fast\n"), run("-d", "explain", "c"), run("c")]),
+
     # --- signals -------------------------------------------------------------
     ("command_signals",
      manifest("build k9: vcmd\n  cmd = echo before; kill -9 $$$$\n"
@@ -353,8 +372,8 @@ SCENARIOS = [
 ]
 
 
-class TestDiffBuild(DifferentialTestCase):
-    """One test method per scenario in SCENARIOS (generated below)."""
+class ScenarioTestCase(DifferentialTestCase):
+    """Runs scenarios made of the steps above; add_scenario_tests makes one test of each."""
 
     def step_run(self, args, env):
         args = list(args)
@@ -362,35 +381,72 @@ class TestDiffBuild(DifferentialTestCase):
             args = ["-j1"] + args
         self.assertSameRun(*args, env=env)
 
+    def step_touch(self, paths):
+        self.both(age_tree)
+        for p in paths:
+            self.both(lambda root, p=p: bump_mtime(os.path.join(root, p)))
+
+    def step_newer(self, paths):
+        for p in paths:
+            self.both(lambda root, p=p: touch_newer(root, p))
+
+    def step_rm(self, paths):
+        for p in paths:
+            self.both(lambda root, p=p: os.unlink(os.path.join(root, p)))
+
+    def step_write(self, path, text):
+        self.write(path, text)
+
+    def step_same(self, paths):
+        for p in paths:
+            contents = []
+            for root in (self.ref_dir, self.ours_dir):
+                path = os.path.join(root, p)
+                if os.path.exists(path):
+                    with open(path, "rb") as f:
+                        contents.append(self.normalize_bytes(f.read(), root))
+                else:
+                    contents.append(None)
+            self.assertEqual(contents[0], contents[1], "contents of %s differ" % p)
+
+    def step_interrupt(self, marker, args):
+        for binary, root in ((self.REF, self.ref_dir), (self.OURS, self.ours_dir)):
+            running = self.start_binary(binary, ["-j1"] + list(args), root)
+            try:
+                deadline = time.time() + 60
+                while not os.path.exists(os.path.join(root, marker)) and time.time() < deadline:
+                    time.sleep(0.05)
+            finally:
+                running.stop()
+            self.assertTrue(os.path.exists(os.path.join(root, marker)), "%s never started its command" % binary)
+        self.assertEqual(list_tree(self.ref_dir, (".ninja_log", ".ninja_deps")),
+                         list_tree(self.ours_dir, (".ninja_log", ".ninja_deps")))
+
     def run_scenario(self, files, steps):
         self.write_files(files)
         self.both(age_tree)
         for step in steps:
-            kind = step[0]
-            if kind == "run":
-                self.step_run(step[1], step[2])
-            elif kind == "touch":
-                self.both(age_tree)
-                for p in step[1]:
-                    self.both(lambda root, p=p: bump_mtime(os.path.join(root, p)))
-            elif kind == "rm":
-                for p in step[1]:
-                    self.both(lambda root, p=p: os.unlink(os.path.join(root, p)))
-            elif kind == "write":
-                self.write(step[1], step[2])
-            elif kind == "same":
-                for p in step[1]:
-                    contents = []
-                    for root in (self.ref_dir, self.ours_dir):
-                        path = os.path.join(root, p)
-                        if os.path.exists(path):
-                            with open(path) as f:
-                                contents.append(f.read())
-                        else:
-                            contents.append(None)
-                    self.assertEqual(contents[0], contents[1], "contents of %s differ" % p)
-            else:
-                raise ValueError(kind)
+            getattr(self, "step_" + step[0])(*step[1:])
+
+
+def _scenario_test(files, steps):
+    def test(self):
+        self.run_scenario(files, steps)
+    return test
+
+
+def add_scenario_tests(cls, scenarios):
+    """One test method test_NAME per scenario (name, files, steps) of the list."""
+    for name, files, steps in scenarios:
+        assert not hasattr(cls, "test_" + name), name
+        setattr(cls, "test_" + name, _scenario_test(files, steps))
+
+
+class TestDiffBuild(ScenarioTestCase):
+    """One test method per scenario in SCENARIOS (added below)."""
+
+
+add_scenario_tests(TestDiffBuild, SCENARIOS)
 
 
 class ExplainTimingTest(DifferentialTestCase):
@@ -403,9 +459,8 @@ class ExplainTimingTest(DifferentialTestCase):
                 "build slow: r\n  t = 0.6\nbuild quick: r\n  t = 0\nbuild top: r slow quick\n  t = 0\n")
 
     def merged(self, binary, root, args):
-        proc = subprocess.run([binary] + list(args), cwd=root, env=base_env(), stdin=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
-        return proc.returncode, proc.stdout.decode()
+        r = self.run_binary(binary, args, root, merge_stderr=True)
+        return r.returncode, r.stdout
 
     def test_pipe_prints_reasons_when_edges_finish(self):
         self.write_files({"build.ninja": self.MANIFEST})
@@ -413,8 +468,8 @@ class ExplainTimingTest(DifferentialTestCase):
             with self.subTest(args=args):
                 self.both(lambda root: [os.unlink(os.path.join(root, f)) for f in ("slow", "quick", "top")
                                         if os.path.exists(os.path.join(root, f))])
-                want = self.merged(REF_NINJA, self.ref_dir, args)
-                got = self.merged(NINJA, self.ours_dir, args)
+                want = self.merged(self.REF, self.ref_dir, args)
+                got = self.merged(self.OURS, self.ours_dir, args)
                 self.assertEqual(want, got)
                 self.assertLess(got[1].index("output quick"), got[1].index("output slow"))
 
@@ -436,17 +491,6 @@ class ExplainTimingTest(DifferentialTestCase):
     def test_unknown_deps_type_is_fatal_before_any_reason(self):
         self.write_files({"build.ninja": "rule r\n  command = touch $out\n  deps = x\nbuild o: r\n"})
         self.assertSameRun("-j1", "-d", "explain")
-
-
-def _make_test(files, steps):
-    def test(self):
-        self.run_scenario(files, steps)
-    return test
-
-
-for _name, _files, _steps in SCENARIOS:
-    assert not hasattr(TestDiffBuild, "test_" + _name), _name
-    setattr(TestDiffBuild, "test_" + _name, _make_test(_files, _steps))
 
 
 if __name__ == "__main__":

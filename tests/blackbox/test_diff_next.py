@@ -98,7 +98,7 @@ STATUS_CASES = [
 
 
 class NextDifferentialTestCase(DifferentialTestCase):
-    reference = NEXT_NINJA
+    REF = NEXT_NINJA  # the binary compared with (DifferentialTestCase.REF)
 
     def normalize(self, text, root):
         return super().normalize(text, root).replace("1.14.0.git", "<version>").replace("1.13.2", "<version>")

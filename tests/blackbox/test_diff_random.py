@@ -24,7 +24,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import DifferentialTestCase, list_tree, write_tree  # noqa: E402
+from harness import DifferentialTestCase, list_tree, name_pointers, write_tree  # noqa: E402
 
 NAMES = ["a", "b", "c", "out/x.o", "d/e", "f g", "h$i", "j:k", "sub/../l", "./m", "n.h", "o//p", "q", "r.txt"]
 VARIABLES = ["x", "y", "z", "cflags", "in", "out", "depfile", "pool", "description", "restat", "generator"]
@@ -39,7 +39,6 @@ BROKEN_LINES = ["  x = 1", "build", "rule", "default", "pool", "include nope.nin
                 "build q: phony q", "build b: phony c\nbuild c: phony b"]
 
 _EXPLAIN_TIMES = re.compile(r"\(-?\d+ vs -?\d+\)")
-_POINTER = re.compile(r"0x[0-9a-f]+")
 
 
 def escape(name):
@@ -166,9 +165,7 @@ def seeds():
 class RandomManifestTest(DifferentialTestCase):
 
     def normalize(self, text, root):
-        text = _EXPLAIN_TIMES.sub("(<T> vs <T>)", text.replace(root, "<DIR>"))
-        names = {}
-        return _POINTER.sub(lambda m: names.setdefault(m.group(0), "P%d" % len(names)), text)
+        return name_pointers(_EXPLAIN_TIMES.sub("(<T> vs <T>)", text.replace(root, "<DIR>")))
 
     def run_seed(self, seed):
         rng = random.Random(seed)
@@ -189,8 +186,11 @@ class RandomManifestTest(DifferentialTestCase):
             ignored = (".ninja_log", ".ninja_deps")
             self.assertEqual(list_tree(self.ref_dir, ignored), list_tree(self.ours_dir, ignored), context)
 
+    def seeds(self):
+        return seeds()
+
     def test_random_manifests(self):
-        for seed in seeds():
+        for seed in self.seeds():
             with self.subTest(seed=seed):
                 self.setUp()  # fresh trees per seed
                 self.run_seed(seed)

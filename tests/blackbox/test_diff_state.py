@@ -7,7 +7,7 @@ the output files' contents, `.ninja_log` (paths and hashes in file order;
 times and mtimes ignored) and `.ninja_deps` (records with mtimes blanked) must
 be identical.
 
-CrossCompat* tests share one build directory between the two binaries: state
+TreeHandoverTests and CrossCompatTests share one build directory between the two binaries: state
 written by one must be understood by the other (`ninja: no work to do.`).
 
     NINJA=<ours> REF_NINJA=<ninja 1.13.2> python3 -m unittest -v test_diff_state
@@ -17,7 +17,6 @@ import os
 import re
 import shutil
 import struct
-import subprocess
 import sys
 import unittest
 
@@ -417,28 +416,34 @@ class RestatGeneratorScenarios(StateDiffTestCase):
         self.step("-j1", "-d", "explain")
 
 
-GEN_PY = '''v = open("ver").read().strip()
-open("build.ninja", "w").write("""rule regen
-  command = %s gen.py
+# A generator that remakes build.ninja from `ver`, whose number ends up in the cat rule's
+# command (so a new version reruns its edges). It is plain cat so that the same scenarios run
+# with ninja.exe under wine (test_win_diff.py), where a command cannot start Linux's Python.
+GEN_HEAD = """rule regen
+  command = cat gen.head ver gen.tail > build.ninja
   generator = 1
   description = REGEN
-build build.ninja: regen gen.py ver
+build build.ninja: regen gen.head ver gen.tail
 rule cat
-  command = cat $in > $out # v%%s
-  description = CAT $out
+  command = cat $in > $out # v"""
+GEN_TAIL = """  description = CAT $out
 build a: cat in
 build b: cat a
-""" %% v)
-''' % sys.executable
+"""
+
+
+def write_generator(root, version="1\n"):
+    """The generator's inputs, and the build.ninja it makes of them."""
+    harness.write_tree(root, {"gen.head": GEN_HEAD, "gen.tail": GEN_TAIL, "ver": version, "in": "x\n",
+                              "build.ninja": GEN_HEAD + version + GEN_TAIL})
 
 
 class RegenerationScenarios(StateDiffTestCase):
 
     def setUp(self):
         super().setUp()
-        self.write_files({"gen.py": GEN_PY, "ver": "1\n", "in": "x\n"})
-        self.both(lambda root: subprocess.check_call([sys.executable, "gen.py"], cwd=root))
-        self.age("gen.py", "ver", seconds=100)
+        self.both(write_generator)
+        self.age("gen.head", "gen.tail", "ver", seconds=100)
         self.age("build.ninja", "in", seconds=50)
 
     def test_regeneration(self):
@@ -500,10 +505,6 @@ class DyndepValidationScenarios(StateDiffTestCase):
 # Cross-compatibility: one build directory, two binaries.
 # ==========================================================================
 
-def run_in(binary, root, *args):
-    return harness.run(binary, list(args), root)
-
-
 NO_WORK = "ninja: no work to do.\n"
 
 CROSS_TREES = {
@@ -530,47 +531,52 @@ CROSS_TREES = {
 }
 
 
-class CrossCompatTests(DifferentialTestCase):
-    """The reference builds in ref_dir and ours continues there; ours builds in ours_dir and the
-    reference continues there."""
+class TreeHandoverTests(DifferentialTestCase):
+    """The reference builds each tree of TREES in ref_dir and ours continues there; ours builds
+    in ours_dir and the reference continues there."""
+
+    TREES = CROSS_TREES
 
     def handover(self, tree, first, second, root):
         harness.write_tree(root, tree)
-        r = run_in(first, root, "-j1")
+        r = self.run_in(first, root, "-j1")
         self.assertEqual(r.returncode, 0, r)
-        r = run_in(second, root, "-j1")
+        r = self.run_in(second, root, "-j1")
         self.assertEqual((r.returncode, r.stdout, r.stderr), (0, NO_WORK, ""), "after handover")
-        r = run_in(first, root, "-j1")
+        r = self.run_in(first, root, "-j1")
         self.assertEqual((r.returncode, r.stdout, r.stderr), (0, NO_WORK, ""), "handed back")
 
     def test_reference_then_ours_no_work(self):
-        for name, tree in sorted(CROSS_TREES.items()):
+        for name, tree in sorted(self.TREES.items()):
             with self.subTest(tree=name):
                 root = os.path.join(self.ref_dir, name)
                 os.makedirs(root)
-                self.handover(tree, harness.REF_NINJA, harness.NINJA, root)
+                self.handover(tree, self.REF, self.OURS, root)
 
     def test_ours_then_reference_no_work(self):
-        for name, tree in sorted(CROSS_TREES.items()):
+        for name, tree in sorted(self.TREES.items()):
             with self.subTest(tree=name):
                 root = os.path.join(self.ours_dir, name)
                 os.makedirs(root)
-                self.handover(tree, harness.NINJA, harness.REF_NINJA, root)
+                self.handover(tree, self.OURS, self.REF, root)
+
+
+class CrossCompatTests(DifferentialTestCase):
+    """One build directory, two binaries: builds and rebuilds by one, then the other."""
 
     def test_generated_manifest_handover(self):
-        for first, second, base in ((harness.REF_NINJA, harness.NINJA, self.ref_dir),
-                                    (harness.NINJA, harness.REF_NINJA, self.ours_dir)):
-            harness.write_tree(base, {"gen.py": GEN_PY, "ver": "1\n", "in": "x\n"})
-            subprocess.check_call([sys.executable, "gen.py"], cwd=base)
-            set_mtime_ago(base, ["gen.py", "ver"], 100)
+        for first, second, base in ((self.REF, self.OURS, self.ref_dir),
+                                    (self.OURS, self.REF, self.ours_dir)):
+            write_generator(base)
+            set_mtime_ago(base, ["gen.head", "gen.tail", "ver"], 100)
             set_mtime_ago(base, ["build.ninja", "in"], 50)
-            self.assertEqual(run_in(first, base, "-j1").returncode, 0)
+            self.assertEqual(self.run_in(first, base, "-j1").returncode, 0)
             with open(os.path.join(base, "ver"), "w") as f:
                 f.write("2\n")
             touch_newer(base, "ver")
-            r = run_in(first, base, "-j1")
+            r = self.run_in(first, base, "-j1")
             self.assertEqual(r.stdout, "[1/1] REGEN\n[1/3] CAT a\n[2/3] CAT b\n")
-            r = run_in(second, base, "-j1")
+            r = self.run_in(second, base, "-j1")
             self.assertEqual((r.returncode, r.stdout, r.stderr), (0, NO_WORK, ""))
 
     def _header_touch(self, builder, rebuilder, root):
@@ -579,43 +585,43 @@ class CrossCompatTests(DifferentialTestCase):
         with open(os.path.join(root, "build.ninja"), "a") as f:
             f.write("rule cc2\n  command = printf '%s: %s\\n' $out $in > $out.d && cat $in > $out\n"
                     "  depfile = $out.d\n  deps = gcc\n  description = CC $out\nbuild c.o: cc2 c.c\n")
-        r = run_in(builder, root, "-j1")
+        r = self.run_in(builder, root, "-j1")
         self.assertEqual(r.returncode, 0, r)
         touch_newer(root, "sub/h2.h")
-        r = run_in(rebuilder, root, "-j1")
+        r = self.run_in(rebuilder, root, "-j1")
         self.assertEqual((r.returncode, r.stdout, r.stderr),
                          (0, "[1/3] CC a.o\n[2/3] CC b.o\n[3/3] cat a.o b.o > app\n", ""))
-        r = run_in(builder, root, "-j1")
+        r = self.run_in(builder, root, "-j1")
         self.assertEqual((r.returncode, r.stdout, r.stderr), (0, NO_WORK, ""))
 
     def test_header_from_reference_deps_log_rebuilds_with_ours(self):
-        self._header_touch(harness.REF_NINJA, harness.NINJA, self.ref_dir)
+        self._header_touch(self.REF, self.OURS, self.ref_dir)
 
     def test_header_from_our_deps_log_rebuilds_with_reference(self):
-        self._header_touch(harness.NINJA, harness.REF_NINJA, self.ours_dir)
+        self._header_touch(self.OURS, self.REF, self.ours_dir)
 
     def test_header_touch_same_with_either_binary(self):
         # ref_dir: reference builds, reference rebuilds; ours_dir: reference
         # builds, ours rebuilds. Same commands, same resulting state.
         results = []
-        for root, rebuilder in ((self.ref_dir, harness.REF_NINJA), (self.ours_dir, harness.NINJA)):
+        for root, rebuilder in ((self.ref_dir, self.REF), (self.ours_dir, self.OURS)):
             harness.write_tree(root, CROSS_TREES["deps"])
-            self.assertEqual(run_in(harness.REF_NINJA, root, "-j1").returncode, 0)
+            self.assertEqual(self.run_in(self.REF, root, "-j1").returncode, 0)
             touch_newer(root, "h1.h")
-            r = run_in(rebuilder, root, "-j1", "-d", "explain")
+            r = self.run_in(rebuilder, root, "-j1", "-d", "explain")
             results.append((r.returncode, r.stdout, normalize(r.stderr, root),
                             log_structure(os.path.join(root, ".ninja_log")),
                             deps_structure(os.path.join(root, ".ninja_deps"))))
         self.assertEqual(results[0], results[1])
 
     def test_command_change_detected_across_binaries(self):
-        for first, second, root in ((harness.REF_NINJA, harness.NINJA, self.ref_dir),
-                                    (harness.NINJA, harness.REF_NINJA, self.ours_dir)):
+        for first, second, root in ((self.REF, self.OURS, self.ref_dir),
+                                    (self.OURS, self.REF, self.ours_dir)):
             harness.write_tree(root, CROSS_TREES["chain"])
-            self.assertEqual(run_in(first, root, "-j1").returncode, 0)
+            self.assertEqual(self.run_in(first, root, "-j1").returncode, 0)
             harness.write_tree(root, {"build.ninja": "rule cat2\n  command = cat $in $in > $out\n"
                                       + CHAIN.replace("build d: cat src2", "build d: cat2 src2\nbuild e: cat src1")})
-            r = run_in(second, root, "-j1", "-d", "explain")
+            r = self.run_in(second, root, "-j1", "-d", "explain")
             self.assertEqual((r.returncode, r.stdout),
                              (0, "[1/2] cat src2 src2 > d\n[2/2] CAT e\n"))
             self.assertEqual(r.stderr, "ninja explain: command line changed for d\n"

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "audit/watched_spawn.h"
 #include "base/util.h"
 #include "test_support.h"
 

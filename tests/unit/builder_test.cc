@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "base/disk.h"
+#include "base/file_io.h"
 #include "cache/build_cache.h"
 #include "cache/cache_open.h"
 #include "cache/cache_store.h"
@@ -444,7 +445,7 @@ TEST_F(BuilderTest, AGeneratorMayRewriteTheBuildLogWhileItRuns) {
     // As `cmake` running `ninja -t restat` does: a new log renamed over the old.
     std::string fresh = log_path + ".new";
     test::WriteRealFile(fresh, "# ninja log v7\n");
-    ASSERT_EQ(0, rename(fresh.c_str(), log_path.c_str()));
+    ASSERT_TRUE(RenameReplacing(fresh.c_str(), log_path.c_str()));
   };
   BuildOk("regen");
   build_log_.Close();
@@ -719,7 +720,13 @@ TEST_F(BuilderTest, TheBuildCacheWrapsAnInjectedRunner) {
   commands_.clock = nullptr;
   std::string out = dir.File("out");
   test::WriteRealFile(dir.File("in"), "source\n");
-  Parse("builddir = " + dir.path() + "\nbuild " + out + ": cc " + dir.File("in") + "\n");
+  // Paths written into the manifest: a drive letter's ':' escaped there.
+  auto escaped = [](std::string path) {
+    for (size_t colon = path.find(':'); colon != std::string::npos; colon = path.find(':', colon + 2))
+      path.insert(colon, "$");
+    return path;
+  };
+  Parse("builddir = " + escaped(dir.path()) + "\nbuild " + escaped(out) + ": cc " + escaped(dir.File("in")) + "\n");
   RoninOptions options;
   options.cache_rules = {"cc"};
   std::string err;

@@ -53,9 +53,8 @@ TEST_F(DurationModelTest, KnownDurationsWithAFloor) {
 }
 
 TEST_F(DurationModelTest, ReadsTheBuildLog) {
-  char dir[] = "/tmp/ronin_duration_XXXXXX";
-  ASSERT_TRUE(mkdtemp(dir));
-  std::string path = std::string(dir) + "/.ninja_log";
+  test::ScopedTempDir dir;
+  std::string path = dir.File(".ninja_log");
   FILE* file = fopen(path.c_str(), "w");
   ASSERT_TRUE(file);
   // Version 7 lines: start, end, mtime, output, hash. A negative duration
@@ -72,8 +71,6 @@ TEST_F(DurationModelTest, ReadsTheBuildLog) {
   DurationModel model(edges_, &log);
   EXPECT_EQ(2500, model.Weight(EdgeFor("a")));
   EXPECT_EQ(2500, model.Weight(EdgeFor("b")));
-  unlink(path.c_str());
-  rmdir(dir);
 }
 
 }  // namespace

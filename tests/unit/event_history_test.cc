@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/platform.h"
 #include "events/json_text.h"
 #include "events/json_value.h"
 #include "test_support.h"
@@ -165,7 +166,9 @@ TEST_F(EventHistoryTest, OtherStreamsAndDamagedLinesAreRefused) {
   EXPECT_FALSE(Load(Start() + "[1]\n", &err));
   EXPECT_EQ(tmp_.File("events") + ":2: not an event", err);
   EXPECT_FALSE(history_.Load(tmp_.File("missing"), &err));
-  EXPECT_EQ("loading " + tmp_.File("missing") + ": No such file or directory", err);
+  // The reason is the system's words: ninja.exe's are Windows' ("File not found.").
+  const std::string kReason = kWindows ? "File not found.\r\n" : "No such file or directory";
+  EXPECT_EQ("loading " + tmp_.File("missing") + ": " + kReason, err);
 }
 
 }  // namespace

@@ -152,12 +152,12 @@ TEST(LiveStatusTest, ASizeTheTerminalDoesNotGiveComesFromTheEnvironment) {
   int columns = 0, rows = 0;
   setenv("COLUMNS", "50", 1);
   setenv("LINES", "10", 1);
-  LiveStatus::TerminalSize(&columns, &rows);
+  LiveStatus::ScreenSize(&columns, &rows);
   EXPECT_EQ(50, columns);
   EXPECT_EQ(10, rows);
   setenv("COLUMNS", "0", 1);
   unsetenv("LINES");
-  LiveStatus::TerminalSize(&columns, &rows);
+  LiveStatus::ScreenSize(&columns, &rows);
   EXPECT_EQ(80, columns);
   EXPECT_EQ(24, rows);
   unsetenv("COLUMNS");

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "base/platform.h"
+
 namespace ronin {
 namespace {
 
@@ -69,6 +71,35 @@ TEST(RoninOptionsTest, Audit) {
   EXPECT_EQ("ok", Apply("audit-root", "/opt/sdk", &config));
   EXPECT_EQ((std::vector<std::string>{"../src", "/opt/sdk"}), config.ronin.audit_roots);
   EXPECT_EQ("expected a directory", Apply("audit-root", "", &config));
+}
+
+TEST(RoninOptionsTest, JobReaper) {
+  BuildConfig config;
+  EXPECT_EQ("ok", Apply("job-reaper", "off", &config));
+  EXPECT_FALSE(config.ronin.job_reaper);
+  if (kWindows) {
+    // No reaper there yet: asking for one is refused, not silently ignored.
+    std::string refusal = Apply("job-reaper", "on", &config);
+    EXPECT_EQ(0u, refusal.find("commands dying with ninja is not implemented on Windows yet")) << refusal;
+    EXPECT_FALSE(config.ronin.job_reaper);
+  } else {
+    EXPECT_EQ("ok", Apply("job-reaper", "on", &config));
+    EXPECT_TRUE(config.ronin.job_reaper);
+  }
+  EXPECT_EQ("expected on or off", Apply("job-reaper", "sometimes", &config));
+}
+
+TEST(RoninOptionsTest, Watch) {
+  BuildConfig config;
+  if (kWindows) {
+    // No watcher there yet (watch/file_watcher_win.cc): refused before any build.
+    std::string refusal = Apply("watch", nullptr, &config);
+    EXPECT_EQ(0u, refusal.find("watching files for changes is not implemented on Windows yet")) << refusal;
+    EXPECT_FALSE(config.ronin.watch);
+  } else {
+    EXPECT_EQ("ok", Apply("watch", nullptr, &config));
+    EXPECT_TRUE(config.ronin.watch);
+  }
 }
 
 TEST(RoninOptionsTest, Shuffle) {

@@ -6,12 +6,15 @@
 #define RONIN_TESTS_UNIT_TEST_SUPPORT_H_
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#ifdef _WIN32
+#include <direct.h>
+#include <fcntl.h>
+#include <io.h>
+#endif
 
 #include <gtest/gtest.h>
 
@@ -23,9 +26,21 @@
 #include <vector>
 
 #include "base/disk.h"
+#include "base/file_io.h"
+#include "base/remove_tree.h"
+#include "base/util.h"
 #include "graph/graph.h"
 #include "graph/manifest_parser.h"
 #include "graph/state.h"
+
+#ifdef _WIN32
+// The POSIX calls the tests make, in the C library's Windows terms (the
+// unit tests also run as a .exe under wine: misc/wine-unit-tests.py).
+inline int setenv(const char* name, const char* value, int) { return _putenv_s(name, value); }
+inline int unsetenv(const char* name) { return _putenv_s(name, ""); }
+inline int mkdir(const char* path, int) { return _mkdir(path); }
+inline int pipe(int fds[2]) { return _pipe(fds, 64 * 1024, _O_BINARY); }
+#endif
 
 namespace ronin {
 namespace test {
@@ -98,7 +113,9 @@ Node* NodeOrNull(const State& state, const std::string& path);
 template <typename Nodes>
 std::string Paths(const Nodes& nodes);  // a vector of nodes, space-separated
 
-// A fresh directory under $TMPDIR (or /tmp), removed with its contents.
+// A fresh directory under $TMPDIR (or /tmp; on Windows %TEMP%), removed
+// with its contents. Made and removed through ronin's own file layer
+// (file_io.h, remove_tree.h), which works on both platforms.
 class ScopedTempDir {
  public:
   ScopedTempDir();
@@ -260,22 +277,27 @@ std::string Paths(const Nodes& nodes) {
 
 inline ScopedTempDir::ScopedTempDir() {
   const char* tmp = getenv("TMPDIR");
-  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/ronin_unit_XXXXXX";
-  std::vector<char> buffer(pattern.begin(), pattern.end());
-  buffer.push_back('\0');
-  if (!mkdtemp(buffer.data())) {
-    ADD_FAILURE() << "mkdtemp: " << strerror(errno);
-    return;
+  if (kWindows && !(tmp && *tmp)) tmp = getenv("TEMP");
+  std::string base = std::string(tmp && *tmp ? tmp : "/tmp") + "/ronin_unit_";
+  // A name no other test process takes: a new directory is the proof.
+  static unsigned counter = 0;
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    std::string candidate = base + std::to_string(MonotonicMillis() % 1000000) + "_" + std::to_string(counter++) +
+                            "_" + std::to_string(rand() % 100000);
+    if (MakeDirectory(candidate.c_str())) {
+      path_ = candidate;
+      return;
+    }
+    if (errno != EEXIST) break;
   }
-  path_ = buffer.data();
+  ADD_FAILURE() << "cannot make a directory under " << base << ": " << strerror(errno);
 }
 
-namespace internal {
-inline int RemoveEntry(const char* path, const struct stat*, int, struct FTW*) { return remove(path); }
-}  // namespace internal
-
 inline ScopedTempDir::~ScopedTempDir() {
-  if (!path_.empty()) nftw(path_.c_str(), internal::RemoveEntry, 16, FTW_DEPTH | FTW_PHYS);
+  if (path_.empty()) return;
+  std::string err;
+  EmptyDirectory(path_, &err);
+  RealDiskInterface().RemoveFile(path_);
 }
 
 inline ScopedEnv::ScopedEnv(const char* name, const char* value) : name_(name) {
@@ -310,8 +332,8 @@ inline void WriteRealFile(const std::string& path, const std::string& contents) 
 }
 
 inline bool RealFileExists(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0;
+  FileStatus status;
+  return StatPath(path.c_str(), &status);
 }
 
 }  // namespace test

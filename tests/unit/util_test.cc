@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "test_support.h"
+
 namespace ronin {
 namespace {
 

@@ -1,3 +1,4 @@
+// base/idle_memory.h on POSIX (Linux: malloc_trim, /proc/self/smaps, madvise).
 #include "base/idle_memory.h"
 
 #include <malloc.h>

@@ -5,11 +5,22 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/hash.h"
 
 namespace ronin {
+
+const int DirectoryDescriptors::kWorkingDirectory = AT_FDCWD;
+
+DirectoryDescriptors::Found DirectoryDescriptors::StatAt(int dir, const char* name, TimeStamp* mtime) {
+  struct stat st;
+  if (fstatat(dir, name, &st, 0) < 0) return errno == ENOENT || errno == ENOTDIR ? Found::kMissing : Found::kUnknown;
+  TimeStamp time = static_cast<TimeStamp>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+  *mtime = time == 0 ? 1 : time;
+  return Found::kExists;
+}
 
 int DirectoryDescriptors::Get(std::string_view dir) {
   if (dir.empty() || max_open_ <= 0) return AT_FDCWD;

@@ -1,0 +1,53 @@
+// Helpers that only the Windows files of the platform pairs (*_win.cc)
+// use: Windows' error texts and times in the forms Ninja prints and
+// records them.
+#ifndef RONIN_BASE_WIN32_H_
+#define RONIN_BASE_WIN32_H_
+
+#include <windows.h>
+
+#include <map>
+#include <string>
+
+#include "base/util.h"
+
+namespace ronin {
+
+// FormatMessage's text for GetLastError() (or `error`), in English, as
+// Ninja prints it: Windows' own line ending ("\r\n") included.
+std::string LastErrorText();
+std::string ErrorText(DWORD error);
+
+// The errno value closest to a Windows error code (ENOENT for a missing
+// file or directory, EACCES, EEXIST, ENOSPC ...; EIO for the rest).
+int ErrnoFromWindowsError(DWORD error);
+// Sets errno from GetLastError(); returns false, for `return Fail();`.
+bool SetErrnoFromLastError();
+
+// Every process's parent, by process id (a snapshot; ids may be reused, so
+// a walk up these must be bounded). Empty if the system will not say.
+std::map<DWORD, DWORD> ParentProcessIds();
+
+// A file time as Ninja records it in .ninja_log and compares it: 100 ns
+// units since 1601, less 400 years (so since 2001).
+TimeStamp TimeStampFromFileTime(const FILETIME& time);
+// And back: the FILETIME a TimeStamp stands for.
+FILETIME FileTimeFromTimeStamp(TimeStamp time);
+
+// Windows has no load average: ninja.exe derives one from the system's
+// busy and idle time between two calls (GetSystemTimes), smoothed, times
+// the CPU count. One sample at a time: the load to report, which is the
+// previous one (-0.0 at first) until time has passed.
+class LoadEstimate {
+ public:
+  double Sample(uint64_t idle_ticks, uint64_t total_ticks);
+
+ private:
+  uint64_t idle_ticks_ = 0;
+  uint64_t total_ticks_ = 0;
+  double load_ = -0.0;
+};
+
+}  // namespace ronin
+
+#endif  // RONIN_BASE_WIN32_H_

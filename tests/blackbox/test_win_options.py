@@ -1,0 +1,112 @@
+"""ronin's issue-30 options on Windows, with ronin's ninja.exe under wine (wine.py): what works
+there (--question, --status, --events=PATH) and what is refused, clearly and before anything is
+built (--watch, which has no Windows watcher yet; --events=fd:N, since Windows programs get
+handles, not descriptors). The Linux behaviour is test_question, test_events, test_watch's; these
+check that the Windows binary keeps it, with its own paths and log units.
+
+    NINJA_WIN=<ours.exe> python3 -m unittest -v test_win_options
+"""
+
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import wine  # noqa: E402
+from harness import bump_mtime, write_tree  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "misc"))
+from events_schema import check_stream, log_entries  # noqa: E402
+
+# Two copies through wsh's cp.exe (wine.py's helpers), one after the other.
+MANIFEST = ("rule cp\n  command = cp $in $out\n  description = CP $out\n"
+            "build mid: cp in\nbuild out: cp mid\n")
+
+
+class WinOptionsTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.exe = wine.ninja_win()
+        if not os.path.isfile(cls.exe):
+            raise unittest.SkipTest("ninja.exe under test not found at %s (cross-build it, or set NINJA_WIN)"
+                                    % cls.exe)
+        cls.wine = wine.session()
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="ronin-winopt-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        write_tree(self.dir, {"build.ninja": MANIFEST, "in": "text\n"})
+
+    def ninja(self, *args, cwd=None):
+        return self.wine.run(self.exe, list(args), cwd or self.dir, roots=(self.dir,))
+
+    def path(self, rel):
+        return os.path.join(self.dir, rel)
+
+    def test_question_says_whether_work_is_due_and_does_none(self):
+        r = self.ninja("--question")
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (1, "", ""))
+        self.assertFalse(os.path.exists(self.path("out")))
+        self.assertFalse(os.path.exists(self.path(".ninja_log")))  # nothing written
+        self.assertEqual(self.ninja().returncode, 0)
+        r = self.ninja("--question")
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "", ""))
+        bump_mtime(self.path("in"), 600)
+        self.assertEqual(self.ninja("--question", "mid").returncode, 1)
+        write_tree(self.dir, {"build.ninja": "build out: nosuchrule in\n"})
+        r = self.ninja("--question")
+        self.assertEqual(r.returncode, 2, r)
+        self.assertIn("ninja: error: build.ninja:1: unknown build rule 'nosuchrule'", r.stderr)
+
+    def test_status_sets_the_whole_line(self):
+        r = self.ninja("-j1", "--status", "<$finished of $total> $description!")
+        self.assertEqual(r.returncode, 0, r)
+        self.assertEqual(r.stdout.replace("\r\n", "\n"), "<1 of 2> CP mid!\n<2 of 2> CP out!\n")
+        bump_mtime(self.path("in"), 600)
+        r = self.ninja("-j1", "--status", "$bogus")
+        self.assertEqual(r.returncode, 1, r)
+        self.assertIn("ninja: fatal: unknown variable 'bogus' in --status format", r.stdout + r.stderr)
+
+    def test_events_to_a_file_tell_what_the_log_recorded(self):
+        os.mkdir(self.path("elsewhere"))
+        # A relative PATH is from where ninja started, before -C.
+        r = self.ninja("-C", "..", "--events=events.jsonl", cwd=self.path("elsewhere"))
+        self.assertEqual(r.returncode, 0, r)
+        with open(self.path("elsewhere/events.jsonl"), encoding="utf-8", newline="") as f:
+            text = f.read()
+        problems, events = check_stream(text)
+        self.assertEqual(problems, [])
+        names = [e["event"] for e in events]
+        self.assertEqual((names[0], names[1], names[-2], names[-1]),
+                         ("stream_start", "build_start", "build_end", "stream_end"))
+        self.assertEqual([e["outputs"] for e in events if e["event"] == "edge_end"], [["mid"], ["out"]])
+        self.assertEqual(events[-2]["result"], "success")
+        logged = {}
+        with open(self.path(".ninja_log"), encoding="utf-8") as f:
+            for line in f.read().splitlines()[1:]:
+                start, end, mtime, output, command_hash = line.split("\t")
+                logged[output] = (int(start), int(end), int(mtime), int(command_hash, 16))
+        self.assertEqual(log_entries(events), logged)
+
+    def test_events_refuse_a_descriptor(self):
+        r = self.ninja("--events=fd:1")
+        self.assertEqual(r.returncode, 1, r)
+        self.assertEqual(r.stderr.replace("\r\n", "\n"),
+                         "ninja: error: --events: 'fd:1': a file descriptor is not implemented on Windows "
+                         "(programs get handles there); give a file path\n")
+        self.assertFalse(os.path.exists(self.path("out")))
+
+    def test_watch_is_refused_before_anything_is_built(self):
+        r = self.ninja("--watch")
+        self.assertEqual(r.returncode, 1, r)
+        self.assertIn("ninja: error: --watch: watching files for changes is not implemented on Windows yet",
+                      r.stderr)
+        self.assertFalse(os.path.exists(self.path("mid")))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

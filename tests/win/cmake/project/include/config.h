@@ -1,0 +1,1 @@
+#define SHAPES_SCALE 1

@@ -1,0 +1,3 @@
+namespace detail {
+inline int product(int a, int b) { return a * b; }
+}

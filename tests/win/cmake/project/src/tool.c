@@ -1,0 +1,1 @@
+int tool_start(void) { return 0; }
