@@ -281,43 +281,6 @@ def sample(tests, every):
     return kept
 
 
-# ---- the commands' logged durations ----------------------------------------------------
-
-# Under wine every command takes 0.2-0.6 s, nearly all of it process start-up, and which
-# of two alike commands was slower is chance. Ronin orders ready commands by their last
-# durations once those are over 0.2 s (its critical path by measured time, a documented
-# difference from Ninja that only changes the order of commands that could run at the
-# same time); Ninja 1.13.2 weighs every command 1. So before each run the durations in the
-# tree's .ninja_log files are cut to CLAMPED_MILLIS, below ronin's floor: both binaries
-# then order as Ninja does, and an order that still differs is a real difference, not
-# wine's timing. Only end times change; the reference never reads them.
-CLAMPED_MILLIS = 100
-_LOG_ENTRY = re.compile(rb"^(-?\d+)\t(-?\d+)\t(.*)$")
-
-
-def clamp_logged_durations(root):
-    for folder, _dirs, files in os.walk(root):
-        if ".ninja_log" in files:
-            _clamp_log(os.path.join(folder, ".ninja_log"))
-
-
-def _clamp_log(path):
-    with open(path, "rb") as f:
-        lines = f.read().split(b"\n")
-    changed = False
-    for i, line in enumerate(lines):
-        entry = _LOG_ENTRY.match(line)
-        if not entry or line.startswith(b"#"):
-            continue
-        start, end = int(entry.group(1)), int(entry.group(2))
-        if end - start > CLAMPED_MILLIS:
-            lines[i] = b"%d\t%d\t%s" % (start, start + CLAMPED_MILLIS, entry.group(3))
-            changed = True
-    if changed:
-        with open(path, "wb") as f:
-            f.write(b"\n".join(lines))
-
-
 # ---- the differential test case ------------------------------------------------------
 
 _TIMES = re.compile(r"\((-?\d+) vs (-?\d+)\)")
@@ -359,7 +322,7 @@ class WineDifferentialTestCase(harness.DifferentialTestCase):
         return ours, ref
 
     def run_binary(self, binary, args, cwd, env=None, timeout=120, merge_stderr=False):
-        clamp_logged_durations(cwd)
+        harness.clamp_logged_durations(cwd)
         return self.wine.run(binary, args, cwd, env=env, timeout=timeout, merge_stderr=merge_stderr,
                              roots=(self.ours_dir, self.ref_dir))
 
@@ -368,7 +331,7 @@ class WineDifferentialTestCase(harness.DifferentialTestCase):
         return text.encode("utf-8", "surrogateescape").replace(root.encode(), b"<DIR>")
 
     def start_binary(self, binary, args, cwd):
-        clamp_logged_durations(cwd)
+        harness.clamp_logged_durations(cwd)
         return self.wine.start(binary, args, cwd)
 
     def run_in(self, binary, root, *args):
