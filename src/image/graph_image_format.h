@@ -37,6 +37,13 @@ inline uint64_t ImageStringsHash(const char* strings, size_t size,
   return hash;
 }
 
+// A node's flags in the image. With kNodeSlashBits its slash bits
+// (base/platform.h; only Windows has any) follow as a u64, never 0.
+constexpr uint32_t kNodeFromDepLoader = 1;
+constexpr uint32_t kNodeDyndepPending = 2;
+constexpr uint32_t kNodeSlashBits = 4;
+constexpr uint32_t kNodeFlagsAll = kNodeFromDepLoader | kNodeDyndepPending | kNodeSlashBits;
+
 // Bytes written at a cursor into room kept ahead (a U32 is a store, not a
 // call to std::string::append: an image takes millions of them).
 class ImageOut {
