@@ -308,7 +308,7 @@ class GraphImageReader::Decoder {
       uint32_t flags = 0;
       uint64_t slash_bits = 0;
       if (!Ref(&path) || path.empty() || !in_.U32(&flags) || flags > kNodeFlagsAll) return false;
-      if ((flags & kNodeSlashBits) && (!in_.U64(&slash_bits) || slash_bits == 0)) return false;
+      if (kWindows && (flags & kNodeSlashBits) && (!in_.U64(&slash_bits) || slash_bits == 0)) return false;
       Node* node = &state_->nodes_.emplace_back(path);
       node->generated_by_dep_loader = flags & kNodeFromDepLoader;
       node->dyndep_pending = flags & kNodeDyndepPending;
