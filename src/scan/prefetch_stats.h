@@ -22,7 +22,7 @@ struct Node;
 
 class PrefetchStats {
  public:
-  // For `threads` threads stating at once; made while the caller is the
+  // For `threads` threads statting at once; made while the caller is the
   // only thread. `list_directories`: Windows' scan lists directories (its
   // stat cache; false for `-d nostatcache`); POSIX ignores it.
   PrefetchStats(int threads, bool list_directories);
