@@ -452,7 +452,7 @@ int LoadAndBuild(const char* ninja_command, const BuildConfig& config, Options* 
     // Building the default targets stats the whole graph anyway: do that
     // (and hash the commands) on the other cores while parsing and loading.
     std::unique_ptr<Prefetcher> prefetcher;
-    if (!options.tool && argc == 0 && PrefetchEnabled()) prefetcher.reset(new Prefetcher(&ninja->state_));
+    if (!options.tool && argc == 0 && PrefetchEnabled()) prefetcher.reset(new Prefetcher(&ninja->state_, config.stat_cache));
     std::string err;
     {
       METRIC_RECORD(".ninja parse");

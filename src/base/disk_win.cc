@@ -1,6 +1,7 @@
 // RealDiskInterface on Windows, as ninja.exe behaves: GetFileAttributesEx
 // for a file's time (in ninja.exe's units, win32.h), a per-directory cache
-// filled by FindFirstFileEx while targets are scanned, reading with
+// filled by FindFirstFileEx while targets are scanned (both in
+// base/directory_listing.h, which the prefetcher shares), reading with
 // Windows' error texts, and removal that clears a read-only attribute
 // first and removes directories too. Every path goes to the wide API
 // through WidePath: UTF-8 whatever the code page, and no MAX_PATH limit.
@@ -13,6 +14,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "base/directory_listing.h"
 #include "base/metrics.h"
 #include "base/wide_path.h"
 #include "base/win32.h"
@@ -23,82 +25,25 @@ namespace {
 
 bool IsMissing(DWORD error) { return error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND; }
 
-std::string Lowercase(std::string text) {
-  for (char& c : text)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return text;
-}
-
-// The part of `path` before its last separator ('/' or '\'), without the
-// run of separators there.
-std::string DirectoryOf(const std::string& path) {
-  size_t slash = path.find_last_of("/\\");
-  if (slash == std::string::npos) return std::string();
-  while (slash > 0 && (path[slash - 1] == '/' || path[slash - 1] == '\\')) --slash;
-  return path.substr(0, slash);
-}
-
-TimeStamp StatOneFile(const std::string& path, std::string* err) {
-  WIN32_FILE_ATTRIBUTE_DATA attributes;
-  if (!GetFileAttributesExW(WidePath(path).c_str(), GetFileExInfoStandard, &attributes)) {
-    DWORD error = GetLastError();
-    if (IsMissing(error)) return 0;
-    *err = "GetFileAttributesEx(" + path + "): " + ErrorText(error);
-    return -1;
-  }
-  return TimeStampFromFileTime(attributes.ftLastWriteTime);
-}
-
 }  // namespace
 
-// Each directory's entries by lowercase name (Windows' names ignore case),
-// listed the first time a file in it is asked for.
+// Each directory listed the first time a file in it is asked for (base/directory_listing.h).
+// The scan's own, used from its one thread.
 class RealDiskInterface::StatCache {
  public:
   TimeStamp Stat(const std::string& path, std::string* err) {
-    std::string dir = DirectoryOf(path);
-    std::string name = path.substr(dir.empty() ? 0 : dir.size() + 1);
-    if (name == "..") {
-      // A listing's ".." entry has "."'s time: ask the directory itself.
-      name = ".";
-      dir = path;
-    }
-    std::string key = Lowercase(dir);
-    auto found = directories_.find(key);
+    DirectoryListing::Place place = DirectoryListing::PlaceOf(path);
+    auto found = directories_.find(place.dir_key);
     if (found == directories_.end()) {
-      Entries entries;
-      if (!List(dir.empty() ? "." : dir, &entries, err)) return -1;
-      found = directories_.emplace(std::move(key), std::move(entries)).first;
+      DirectoryListing listing;
+      if (!listing.List(place.dir, err)) return -1;
+      found = directories_.emplace(std::move(place.dir_key), std::move(listing)).first;
     }
-    auto entry = found->second.find(Lowercase(name));
-    return entry == found->second.end() ? 0 : entry->second;
+    return found->second.Find(place.name_key);
   }
 
  private:
-  using Entries = std::unordered_map<std::string, TimeStamp>;
-
-  static bool List(const std::string& dir, Entries* entries, std::string* err) {
-    WIN32_FIND_DATAW found;
-    // FindExInfoBasic: no short (8.3) names, which are not needed here.
-    HANDLE search = FindFirstFileExW(WidePath(dir + "\\*").c_str(), FindExInfoBasic, &found, FindExSearchNameMatch,
-                                     nullptr, 0);
-    if (search == INVALID_HANDLE_VALUE) {
-      DWORD error = GetLastError();
-      if (IsMissing(error) || error == ERROR_DIRECTORY) return true;  // nothing in it exists
-      // (ninja.exe's words, which name the A function)
-      *err = "FindFirstFileExA(" + dir + "): " + ErrorText(error);
-      return false;
-    }
-    do {
-      if (wcscmp(found.cFileName, L"..") == 0) continue;
-      entries->emplace(Lowercase(Utf8Text(found.cFileName, wcslen(found.cFileName))),
-                       TimeStampFromFileTime(found.ftLastWriteTime));
-    } while (FindNextFileW(search, &found));
-    FindClose(search);
-    return true;
-  }
-
-  std::unordered_map<std::string, Entries> directories_;
+  std::unordered_map<std::string, DirectoryListing> directories_;
 };
 
 RealDiskInterface::RealDiskInterface() = default;
@@ -118,7 +63,7 @@ TimeStamp RealDiskInterface::Stat(const std::string& path, std::string* err) con
   // No MAX_PATH check: ninja.exe 1.13.2 fails a longer path here unless
   // the system enables long paths; WidePath lifts the limit instead.
   if (stat_cache_) return stat_cache_->Stat(path, err);
-  return StatOneFile(path, err);
+  return FileAttributesTime(path, err);
 }
 
 FileReader::Status RealDiskInterface::ReadFile(const std::string& path, std::string* contents,
