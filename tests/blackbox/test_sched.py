@@ -72,11 +72,12 @@ class TestMemoryAdmission(NinjaTestCase):
     HOLD_MIB = 40
     KEEP_FREE_MIB = 64
     BUDGET_MIB = 120
+    # The program that holds the memory, memhog.py's arguments after it.
+    HOG = "%s %s" % (sys.executable, MEMHOG)
 
     def setUp(self):
         super().setUp()
-        rules = "rule hog\n  command = %s %s %d 0.5 peaks.log && touch $out\n" % (
-            sys.executable, MEMHOG, self.HOLD_MIB)
+        rules = "rule hog\n  command = %s %d 0.5 peaks.log && touch $out\n" % (self.HOG, self.HOLD_MIB)
         builds = "".join("build o%d: hog\n" % i for i in range(self.JOBS))
         self.write("build.ninja", rules + builds)
         self.fake = self.path("fake")

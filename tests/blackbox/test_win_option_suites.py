@@ -23,12 +23,6 @@ from wine import WineNinjaTestCase  # noqa: E402
 
 # Tests of the Linux classes that do not run under wine, each with its reason.
 LEFT_OUT = {
-    "TestMemoryAdmission": dict.fromkeys(
-        ("test_sum_of_concurrent_peaks_stays_under_the_budget", "test_one_job_always_runs",
-         "test_without_the_option_no_state_file"),
-        "its jobs are memhog.py, a Linux program that no Windows command can start; and the budget "
-        "needs each job's learned peak, which wine reports as 0 for an ended process "
-        "(GetProcessMemoryInfo's PeakWorkingSetSize; a live one's is right)"),
     "TestLiveView": {
         "test_a_running_jobs_last_line_of_output": "its command is a sh loop",
         "test_a_silent_job_is_redrawn_several_times_a_second": "its command is a sh loop",
@@ -37,11 +31,6 @@ LEFT_OUT = {
     "TestLiveViewOutput": {
         "test_a_terminal_that_reports_no_size": "runs on a pseudo-terminal of 0x0, which wine's console is not",
         "test_failure_recap": "runs on a pseudo-terminal, which is no Windows console under wine",
-    },
-    "RecordedDetailTest": {
-        "test_runs_carry_their_peak_rss_and_unchanged_outputs":
-            "wine gives an ended command's PeakWorkingSetSize (GetProcessMemoryInfo, which ninja.exe asks "
-            "before it closes the process handle) as 0, so every run's peak_rss_bytes is 0 under wine",
     },
     "CacheReportingTest": {
         "test_live_view_shows_the_counts": "runs the live view on a pseudo-terminal, which is no Windows console "
@@ -136,7 +125,9 @@ class WinReportTest(WineNinjaTestCase, test_trace_report.ReportTest):
 
 @left_out
 class WinMemoryAdmissionTest(WineNinjaTestCase, test_sched.TestMemoryAdmission):
-    pass
+    """Its jobs are memhog.exe (tests/win/helpers/memhog.c), started by wsh: what
+    ninja.exe learns of each is the peak of the command's tree."""
+    HOG = "wsh memhog"
 
 
 @left_out
