@@ -304,7 +304,13 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
   if (use_console_ || set->running_count() < kStartsInline) {
     platform_->Launch(order, nullptr);
     platform_->TakeLaunch(this);
-    if (platform_->not_found) platform_->ClosePipe();
+    if (platform_->not_found) {
+      // Done at once. Its pipe's connection may have completed already: a
+      // completion still to come for its key must find no job (the job
+      // may be gone by then).
+      platform_->ClosePipe();
+      jobs->jobs.erase(platform_->key);
+    }
     return true;
   }
   Platform* platform = platform_.get();

@@ -7,12 +7,15 @@ named in LEFT_OUT with the reason; the rest must pass as on Linux.
 """
 
 import os
+import shutil
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import nginx_cache  # noqa: E402
+import test_cache  # noqa: E402
+import test_cache_nginx  # noqa: E402
 import test_cache_reporting  # noqa: E402
 import test_content_hash  # noqa: E402
 import test_reliability  # noqa: E402
@@ -101,6 +104,47 @@ class WinHttpCacheReportingTest(WinCacheReportingTest):
         server.start()
         self.addCleanup(server.stop)
         return server.url
+
+
+class WithGcc:
+    """For --cache's compiler scenarios (test_cache.CacheScenarios): the compiler is
+    Debian's gcc, which ninja.exe starts through a Windows shim (wine.unix_shims: gcc.exe,
+    on wine's PATH here, and the tree's tools/mycc.exe, a copy the test changes)."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        gcc = shutil.which("gcc")
+        if not gcc:
+            raise unittest.SkipTest("gcc not installed (apt-get install gcc)")
+        cls.shims = wine.unix_shims({"gcc": gcc})
+
+    def run_exe(self, exe, args, cwd, env, timeout):
+        path = "%s;%s" % (self.wine.env["WINEPATH"], wine.windows_path(self.shims))
+        return super().run_exe(exe, args, cwd, dict(env or {}, WINEPATH=path), timeout)
+
+    def install_compiler(self, rel):
+        shutil.copy(os.path.join(self.shims, "gcc.exe"), self.path(rel + ".exe"))
+
+    def change_compiler(self, rel):
+        with open(self.path(rel + ".exe"), "ab") as f:
+            f.write(b"v2")  # bytes past the image: it runs as before
+
+
+@left_out
+class WinDirectoryCacheTest(WithGcc, WineNinjaTestCase, test_cache.DirectoryCacheTest):
+    pass
+
+
+@left_out
+class WinHttpCacheScenariosTest(WithGcc, WineNinjaTestCase, test_cache_nginx.NginxCacheScenariosTest):
+    """The same with --cache=http://127.0.0.1:PORT/cache: nginx on the Linux side."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not nginx_cache.find_nginx():
+            raise unittest.SkipTest("nginx not installed (apt-get install nginx)")
+        super().setUpClass()
 
 
 @left_out

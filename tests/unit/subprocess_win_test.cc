@@ -95,6 +95,27 @@ TEST(SubprocessWinTest, AMissingProgramStartedOnASpawnerFailsOnlyItsJob) {
   }
 }
 
+TEST(SubprocessWinTest, AMissingProgramStartedInTheLoopFailsOnlyItsJob) {
+  SubprocessSet set(/*reap_jobs=*/false);
+  ASSERT_NE(nullptr, set.Add("cmd /c exit 3"));
+  // Done at once; its pipe's connection completed on the port before it
+  // closed, and that completion must not reach the job (it stopped the
+  // build with "GetOverlappedResult: ..." once the loop waited again).
+  Subprocess* missing = set.Add("ronin-no-such-program-anywhere.exe");
+  ASSERT_NE(nullptr, missing);
+  EXPECT_EQ(1u, set.finished_count());
+  std::unique_ptr<Subprocess> gone = set.NextFinished();
+  EXPECT_EQ(missing, gone.get());
+  EXPECT_EQ(kExitFailure, gone->Finish());
+  ASSERT_NE(nullptr, set.Add("cmd /c exit 4"));
+  ASSERT_TRUE(WorkUntilAllFinished(&set));
+  std::vector<std::unique_ptr<Subprocess>> jobs = TakeFinished(&set);
+  ASSERT_EQ(2u, jobs.size());
+  std::multiset<int> codes;
+  for (auto& job : jobs) codes.insert(job->Finish());
+  EXPECT_EQ((std::multiset<int>{3, 4}), codes);
+}
+
 TEST(SubprocessWinTest, ClearWhileStartsAreQueuedLeavesNothingBehind) {
   SubprocessSet set(/*reap_jobs=*/false);
   for (int i = 0; i < kManyJobs; ++i) ASSERT_NE(nullptr, set.Add("cmd /c echo cleared"));
