@@ -5,31 +5,46 @@
 // that process alone, where POSIX's wait4() gives the largest of the whole
 // tree the command waited for; and wine reports 0 for a process that has
 // ended (a live one's is right). So while commands run, one thread samples
-// every kSampleMillis the peak working set of each command's process and of
-// its descendants (found through their parents' ids), and keeps the largest;
-// each process is also sampled once when it is watched, so that a command
-// too short for a tick still has a peak. A child that peaks and ends
-// between two ticks is missed: the numbers are sampled, not exact.
+// the peak working set of each command's process and of its descendants,
+// and keeps the largest. A peak working set only grows, so a sample also
+// counts what came before it; what a sample cannot see is what comes after.
+//
+// Each command is sampled when it is watched (a command too short for more
+// still has a peak), then again after a quarter of its age, at least 100 ms
+// and at most a second later: a long command's last second is not seen (on
+// Windows its own process's is, from the system, once it ended). Its
+// descendants are found in the system's list of processes (their parents'
+// ids), taken at most every kListEvery because under wine one costs
+// milliseconds; each one found is held open and sampled with its command.
+// A child that lives less than that may be missed. The numbers are
+// sampled, not exact.
 #ifndef RONIN_EXEC_WORKING_SET_SAMPLER_H_
 #define RONIN_EXEC_WORKING_SET_SAMPLER_H_
 
 #include <windows.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace ronin {
 
 class WorkingSetSampler {
  public:
-  // Between two samples of the running commands' trees.
-  static constexpr DWORD kSampleMillis = 100;
+  using Clock = std::chrono::steady_clock;
+  // The shortest time between two rounds of samples, and between two lists
+  // of the system's processes.
+  static constexpr std::chrono::milliseconds kTick{100};
+  static constexpr std::chrono::milliseconds kListEvery{500};
+  // The time from one sample of a command to the next, by its age.
+  static Clock::duration SampleInterval(Clock::duration age);
 
   WorkingSetSampler() = default;
-  // Stops the sampling thread.
+  // Stops the sampling thread; closes the descendants' handles.
   ~WorkingSetSampler();
   WorkingSetSampler(const WorkingSetSampler&) = delete;
   WorkingSetSampler& operator=(const WorkingSetSampler&) = delete;
@@ -45,14 +60,24 @@ class WorkingSetSampler {
   struct Command {
     HANDLE process;
     int64_t peak;
+    Clock::time_point started;
+    Clock::time_point next_sample;
+    std::vector<HANDLE> descendants;  // held open: their ids stay theirs
   };
   void Run();
-  // One sample of every command's tree.
-  void SampleAll();
+  // One round at `now`: the system's list of processes if it is time, then
+  // a sample of each command that is due.
+  void SampleDue(Clock::time_point now);
+  // Opens the processes of `parents` (a list of the system's) that descend
+  // from a command and are not known yet, and samples them.
+  void AddDescendants(const std::map<DWORD, DWORD>& parents);
+  Clock::time_point NextSample() const;
 
   std::mutex mutex_;
   std::condition_variable changed_;  // a command came, or the sampler stops
   std::map<DWORD, Command> commands_;  // by their first process's id
+  std::map<DWORD, DWORD> descendants_;  // their command's, by their own id
+  Clock::time_point listed_;  // the last list of the system's processes
   bool stopping_ = false;
   std::thread thread_;  // started by the first Watch
 };

@@ -6,7 +6,6 @@
 #include <psapi.h>
 
 #include <algorithm>
-#include <chrono>
 
 namespace ronin {
 
@@ -16,18 +15,15 @@ int64_t PeakWorkingSetOf(HANDLE process) {
   return static_cast<int64_t>(counters.PeakWorkingSetSize);
 }
 
-namespace {
-
-int64_t PeakWorkingSetOfId(DWORD pid) {
-  HANDLE process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid);
-  if (!process) return 0;
-  int64_t peak = PeakWorkingSetOf(process);
-  CloseHandle(process);
-  return peak;
+WorkingSetSampler::Clock::duration WorkingSetSampler::SampleInterval(Clock::duration age) {
+  const Clock::duration kLongest = std::chrono::seconds(1);
+  return std::min(kLongest, std::max<Clock::duration>(kTick, age / 4));
 }
 
-// The first process of the command `pid` descends from, or 0. Ids are
-// reused, so the walk up is bounded.
+namespace {
+
+// The command (by its first process's id) that `pid` descends from, or 0.
+// Ids are reused, so the walk up is bounded.
 template <typename Commands>
 DWORD CommandOf(DWORD pid, const std::map<DWORD, DWORD>& parents, const Commands& commands) {
   DWORD at = pid;
@@ -40,6 +36,12 @@ DWORD CommandOf(DWORD pid, const std::map<DWORD, DWORD>& parents, const Commands
   return 0;
 }
 
+int64_t LargestPeakOf(const std::vector<HANDLE>& processes) {
+  int64_t peak = 0;
+  for (HANDLE process : processes) peak = std::max(peak, PeakWorkingSetOf(process));
+  return peak;
+}
+
 }  // namespace
 
 WorkingSetSampler::~WorkingSetSampler() {
@@ -49,13 +51,17 @@ WorkingSetSampler::~WorkingSetSampler() {
   }
   changed_.notify_one();
   if (thread_.joinable()) thread_.join();
+  for (auto& command : commands_) {
+    for (HANDLE descendant : command.second.descendants) CloseHandle(descendant);
+  }
 }
 
 void WorkingSetSampler::Watch(HANDLE process) {
   int64_t peak = PeakWorkingSetOf(process);
+  Clock::time_point now = Clock::now();
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    commands_[GetProcessId(process)] = Command{process, peak};
+    commands_[GetProcessId(process)] = Command{process, peak, now, now + kTick, {}};
     if (!thread_.joinable()) thread_ = StartBackgroundThread(&WorkingSetSampler::Run, this);
   }
   changed_.notify_one();
@@ -65,37 +71,74 @@ int64_t WorkingSetSampler::Forget(HANDLE process) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto command = commands_.find(GetProcessId(process));
   if (command == commands_.end()) return 0;
-  int64_t peak = command->second.peak;
+  // Ended: a descendant's peak is still there to read on Windows (not under
+  // wine), while its handle is open.
+  int64_t peak = std::max(command->second.peak, LargestPeakOf(command->second.descendants));
+  for (HANDLE descendant : command->second.descendants) {
+    descendants_.erase(GetProcessId(descendant));
+    CloseHandle(descendant);
+  }
   commands_.erase(command);
   return peak;
 }
 
+WorkingSetSampler::Clock::time_point WorkingSetSampler::NextSample() const {
+  Clock::time_point next = Clock::time_point::max();
+  for (const auto& command : commands_) next = std::min(next, command.second.next_sample);
+  return next;
+}
+
 void WorkingSetSampler::Run() {
   std::unique_lock<std::mutex> lock(mutex_);
+  Clock::time_point last = Clock::time_point::min();
   while (!stopping_) {
     if (commands_.empty()) {
       changed_.wait(lock);
       continue;
     }
+    // Commands come due one by one: those due are sampled together, a tick
+    // apart at the most often.
+    Clock::time_point next = std::max(NextSample(), last + kTick);
+    if (Clock::now() < next) {
+      changed_.wait_until(lock, next);  // or until a command comes
+      continue;
+    }
     lock.unlock();
-    SampleAll();
+    last = Clock::now();
+    SampleDue(last);
     lock.lock();
-    changed_.wait_for(lock, std::chrono::milliseconds(kSampleMillis), [this] { return stopping_; });
   }
 }
 
-void WorkingSetSampler::SampleAll() {
-  // The slow part, the system's list of processes, is taken unlocked, so
-  // that a command's end does not wait for it.
-  std::map<DWORD, DWORD> parents = ParentProcessIds();
+void WorkingSetSampler::SampleDue(Clock::time_point now) {
+  if (now - listed_ >= kListEvery) {
+    listed_ = now;
+    // Taken unlocked, so that a command's end does not wait for it.
+    std::map<DWORD, DWORD> parents = ParentProcessIds();
+    AddDescendants(parents);
+  }
   std::lock_guard<std::mutex> lock(mutex_);
-  for (auto& command : commands_)
-    command.second.peak = std::max(command.second.peak, PeakWorkingSetOf(command.second.process));
+  for (auto& entry : commands_) {
+    Command& command = entry.second;
+    if (command.next_sample > now) continue;
+    command.peak = std::max({command.peak, PeakWorkingSetOf(command.process), LargestPeakOf(command.descendants)});
+    command.next_sample = now + SampleInterval(now - command.started);
+  }
+}
+
+void WorkingSetSampler::AddDescendants(const std::map<DWORD, DWORD>& parents) {
+  std::lock_guard<std::mutex> lock(mutex_);
   for (const auto& process : parents) {
-    DWORD first = CommandOf(process.first, parents, commands_);
+    DWORD pid = process.first;
+    if (commands_.count(pid) || descendants_.count(pid)) continue;
+    DWORD first = CommandOf(pid, parents, commands_);
     if (!first) continue;
+    HANDLE handle = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid);
+    if (!handle) continue;  // ended meanwhile
     Command& command = commands_[first];
-    command.peak = std::max(command.peak, PeakWorkingSetOfId(process.first));
+    command.descendants.push_back(handle);
+    command.peak = std::max(command.peak, PeakWorkingSetOf(handle));
+    descendants_[pid] = first;
   }
 }
 
