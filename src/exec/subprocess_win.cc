@@ -330,8 +330,7 @@ ExitStatus Subprocess::Finish() {
   if (platform_->reaper) platform_->reaper->Reaped(pid_, !use_console_);
   DWORD code = 0;
   GetExitCodeProcess(platform_->process, &code);
-  int64_t sampled = platform_->sampler->Forget(platform_->process);
-  peak_rss_kib_ = std::max(PeakWorkingSetOf(platform_->process), sampled) / 1024;
+  peak_rss_kib_ = platform_->sampler->Forget(platform_->process) / 1024;
   CloseHandle(platform_->process);
   platform_->process = nullptr;
   exited_ = true;

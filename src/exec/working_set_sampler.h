@@ -9,15 +9,17 @@
 // and keeps the largest. A peak working set only grows, so a sample also
 // counts what came before it; what a sample cannot see is what comes after.
 //
-// Each command is sampled when it is watched (a command too short for more
-// still has a peak), then again after a quarter of its age, at least 100 ms
-// and at most a second later: a long command's last second is not seen (on
-// Windows its own process's is, from the system, once it ended). Its
-// descendants are found in the system's list of processes (their parents'
-// ids), taken at most every kListEvery because under wine one costs
-// milliseconds; each one found is held open and sampled with its command.
-// A child that lives less than that may be missed. The numbers are
-// sampled, not exact.
+// Each command's process is sampled when it is watched, so that a command
+// too short for more still has a peak. Windows gives an ended process's
+// peak, so that is read once it ended; only once the system has answered 0
+// for one (wine) is each command's process sampled while it runs, too. Its
+// descendants, found in the system's list of processes (their parents'
+// ids) at most every kListEvery (under wine a list costs milliseconds), are
+// held open and sampled with it. A command is due for its next sample
+// after half its age, at least kTick and at most two seconds later: what
+// comes in a command's last interval is not seen, nor a child that lives
+// less than kListEvery. The numbers are sampled, not exact: each sample
+// costs a system call per process, a round trip to wineserver under wine.
 #ifndef RONIN_EXEC_WORKING_SET_SAMPLER_H_
 #define RONIN_EXEC_WORKING_SET_SAMPLER_H_
 
@@ -52,8 +54,8 @@ class WorkingSetSampler {
   // Follows the command whose first process is `process` (the caller keeps
   // the handle open until Forget), sampling it once now. Any thread.
   void Watch(HANDLE process);
-  // Stops following it: the largest peak working set seen in its tree
-  // (bytes), 0 if none was.
+  // Stops following it, once it ended: the largest peak working set of its
+  // tree (bytes), the system's answer for its process or what was seen.
   int64_t Forget(HANDLE process);
 
  private:
@@ -78,6 +80,7 @@ class WorkingSetSampler {
   std::map<DWORD, Command> commands_;  // by their first process's id
   std::map<DWORD, DWORD> descendants_;  // their command's, by their own id
   Clock::time_point listed_;  // the last list of the system's processes
+  bool sample_processes_ = false;  // the system answered 0 for an ended one
   bool stopping_ = false;
   std::thread thread_;  // started by the first Watch
 };

@@ -16,8 +16,8 @@ int64_t PeakWorkingSetOf(HANDLE process) {
 }
 
 WorkingSetSampler::Clock::duration WorkingSetSampler::SampleInterval(Clock::duration age) {
-  const Clock::duration kLongest = std::chrono::seconds(1);
-  return std::min(kLongest, std::max<Clock::duration>(kTick, age / 4));
+  const Clock::duration kLongest = std::chrono::seconds(2);
+  return std::min(kLongest, std::max<Clock::duration>(kTick, age / 2));
 }
 
 namespace {
@@ -71,9 +71,11 @@ int64_t WorkingSetSampler::Forget(HANDLE process) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto command = commands_.find(GetProcessId(process));
   if (command == commands_.end()) return 0;
-  // Ended: a descendant's peak is still there to read on Windows (not under
-  // wine), while its handle is open.
-  int64_t peak = std::max(command->second.peak, LargestPeakOf(command->second.descendants));
+  // Ended: its peak, and a descendant's while its handle is open, are
+  // there to read on Windows (not under wine).
+  int64_t ended = PeakWorkingSetOf(process);
+  if (ended == 0) sample_processes_ = true;
+  int64_t peak = std::max({command->second.peak, ended, LargestPeakOf(command->second.descendants)});
   for (HANDLE descendant : command->second.descendants) {
     descendants_.erase(GetProcessId(descendant));
     CloseHandle(descendant);
@@ -121,7 +123,8 @@ void WorkingSetSampler::SampleDue(Clock::time_point now) {
   for (auto& entry : commands_) {
     Command& command = entry.second;
     if (command.next_sample > now) continue;
-    command.peak = std::max({command.peak, PeakWorkingSetOf(command.process), LargestPeakOf(command.descendants)});
+    if (sample_processes_) command.peak = std::max(command.peak, PeakWorkingSetOf(command.process));
+    command.peak = std::max(command.peak, LargestPeakOf(command.descendants));
     command.next_sample = now + SampleInterval(now - command.started);
   }
 }
