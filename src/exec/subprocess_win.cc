@@ -300,7 +300,8 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
   platform_->sampler = jobs->sampler;
   platform_->SetUpPipe(jobs->next_key++, jobs->port);
   jobs->jobs[platform_->key] = this;
-  Platform::Order order{command, use_console_, reaper, jobs->sampler.get(), files ? *files : JobFiles(), &jobs->cancelled};
+  Platform::Order order{command, use_console_, reaper, jobs->sampler.get(), files ? *files : JobFiles(),
+                        &jobs->cancelled};
   if (use_console_ || set->running_count() < kStartsInline) {
     platform_->Launch(order, nullptr);
     platform_->TakeLaunch(this);

@@ -76,11 +76,11 @@ class WorkingSetSampler {
   Clock::time_point NextSample() const;
 
   std::mutex mutex_;
-  std::condition_variable changed_;  // a command came, or the sampler stops
-  std::map<DWORD, Command> commands_;  // by their first process's id
+  std::condition_variable changed_;     // a command came, or the sampler stops
+  std::map<DWORD, Command> commands_;   // by their first process's id
   std::map<DWORD, DWORD> descendants_;  // their command's, by their own id
-  Clock::time_point listed_;  // the last list of the system's processes
-  bool sample_processes_ = false;  // the system answered 0 for an ended one
+  Clock::time_point listed_;            // the last list of the system's processes
+  bool sample_processes_ = false;       // the system answered 0 for an ended one
   bool stopping_ = false;
   std::thread thread_;  // started by the first Watch
 };
