@@ -15,10 +15,10 @@
 // for one (wine) is each command's process sampled while it runs, too. Its
 // descendants, found in the system's list of processes (their parents'
 // ids) at most every kListEvery (under wine a list costs milliseconds), are
-// held open and sampled with it. A command is due for its next sample
-// after half its age, at least kTick and at most two seconds later: what
-// comes in a command's last interval is not seen, nor a child that lives
-// less than kListEvery. The numbers are sampled, not exact: each sample
+// held open and sampled on the same schedule. A process is due for its
+// next sample after half the time it has been followed, at least kTick and
+// at most two seconds later: what comes in its last interval is not seen,
+// nor a child that lives less than kListEvery. The numbers are sampled, not exact: each sample
 // costs a system call per process, a round trip to wineserver under wine.
 #ifndef RONIN_EXEC_WORKING_SET_SAMPLER_H_
 #define RONIN_EXEC_WORKING_SET_SAMPLER_H_
@@ -42,7 +42,8 @@ class WorkingSetSampler {
   // of the system's processes.
   static constexpr std::chrono::milliseconds kTick{100};
   static constexpr std::chrono::milliseconds kListEvery{500};
-  // The time from one sample of a command to the next, by its age.
+  // The time from one sample of a process to the next, by how long it has
+  // been followed.
   static Clock::duration SampleInterval(Clock::duration age);
 
   WorkingSetSampler() = default;
@@ -59,16 +60,22 @@ class WorkingSetSampler {
   int64_t Forget(HANDLE process);
 
  private:
-  struct Command {
-    HANDLE process;
-    int64_t peak;
-    Clock::time_point started;
+  // A process followed since `seen`, due for a sample at `next_sample`.
+  struct Followed {
+    HANDLE handle;
+    Clock::time_point seen;
     Clock::time_point next_sample;
-    std::vector<HANDLE> descendants;  // held open: their ids stay theirs
+    // If it is due at `now`: samples it into *peak and says when next.
+    void SampleIfDue(Clock::time_point now, int64_t* peak);
+  };
+  struct Command {
+    Followed process;
+    int64_t peak;
+    std::vector<Followed> descendants;  // held open: their ids stay theirs
   };
   void Run();
   // One round at `now`: the system's list of processes if it is time, then
-  // a sample of each command that is due.
+  // a sample of each process that is due.
   void SampleDue(Clock::time_point now);
   // Opens the processes of `parents` (a list of the system's) that descend
   // from a command and are not known yet, and samples them.

@@ -36,13 +36,13 @@ DWORD CommandOf(DWORD pid, const std::map<DWORD, DWORD>& parents, const Commands
   return 0;
 }
 
-int64_t LargestPeakOf(const std::vector<HANDLE>& processes) {
-  int64_t peak = 0;
-  for (HANDLE process : processes) peak = std::max(peak, PeakWorkingSetOf(process));
-  return peak;
-}
-
 }  // namespace
+
+void WorkingSetSampler::Followed::SampleIfDue(Clock::time_point now, int64_t* peak) {
+  if (next_sample > now) return;
+  *peak = std::max(*peak, PeakWorkingSetOf(handle));
+  next_sample = now + SampleInterval(now - seen);
+}
 
 WorkingSetSampler::~WorkingSetSampler() {
   {
@@ -52,7 +52,7 @@ WorkingSetSampler::~WorkingSetSampler() {
   changed_.notify_one();
   if (thread_.joinable()) thread_.join();
   for (auto& command : commands_) {
-    for (HANDLE descendant : command.second.descendants) CloseHandle(descendant);
+    for (const Followed& descendant : command.second.descendants) CloseHandle(descendant.handle);
   }
 }
 
@@ -61,7 +61,7 @@ void WorkingSetSampler::Watch(HANDLE process) {
   Clock::time_point now = Clock::now();
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    commands_[GetProcessId(process)] = Command{process, peak, now, now + kTick, {}};
+    commands_[GetProcessId(process)] = Command{Followed{process, now, now + kTick}, peak, {}};
     if (!thread_.joinable()) thread_ = StartBackgroundThread(&WorkingSetSampler::Run, this);
   }
   changed_.notify_one();
@@ -75,10 +75,11 @@ int64_t WorkingSetSampler::Forget(HANDLE process) {
   // there to read on Windows (not under wine).
   int64_t ended = PeakWorkingSetOf(process);
   if (ended == 0) sample_processes_ = true;
-  int64_t peak = std::max({command->second.peak, ended, LargestPeakOf(command->second.descendants)});
-  for (HANDLE descendant : command->second.descendants) {
-    descendants_.erase(GetProcessId(descendant));
-    CloseHandle(descendant);
+  int64_t peak = std::max(command->second.peak, ended);
+  for (const Followed& descendant : command->second.descendants) {
+    peak = std::max(peak, PeakWorkingSetOf(descendant.handle));
+    descendants_.erase(GetProcessId(descendant.handle));
+    CloseHandle(descendant.handle);
   }
   commands_.erase(command);
   return peak;
@@ -86,8 +87,13 @@ int64_t WorkingSetSampler::Forget(HANDLE process) {
 
 WorkingSetSampler::Clock::time_point WorkingSetSampler::NextSample() const {
   Clock::time_point next = Clock::time_point::max();
-  for (const auto& command : commands_) next = std::min(next, command.second.next_sample);
-  return next;
+  for (const auto& command : commands_) {
+    if (sample_processes_) next = std::min(next, command.second.process.next_sample);
+    for (const Followed& descendant : command.second.descendants)
+      next = std::min(next, descendant.next_sample);
+  }
+  // The next list of processes, which may find descendants.
+  return std::min(next, listed_ + kListEvery);
 }
 
 void WorkingSetSampler::Run() {
@@ -122,10 +128,8 @@ void WorkingSetSampler::SampleDue(Clock::time_point now) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& entry : commands_) {
     Command& command = entry.second;
-    if (command.next_sample > now) continue;
-    if (sample_processes_) command.peak = std::max(command.peak, PeakWorkingSetOf(command.process));
-    command.peak = std::max(command.peak, LargestPeakOf(command.descendants));
-    command.next_sample = now + SampleInterval(now - command.started);
+    if (sample_processes_) command.process.SampleIfDue(now, &command.peak);
+    for (Followed& descendant : command.descendants) descendant.SampleIfDue(now, &command.peak);
   }
 }
 
@@ -139,7 +143,8 @@ void WorkingSetSampler::AddDescendants(const std::map<DWORD, DWORD>& parents) {
     HANDLE handle = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid);
     if (!handle) continue;  // ended meanwhile
     Command& command = commands_[first];
-    command.descendants.push_back(handle);
+    Clock::time_point now = Clock::now();
+    command.descendants.push_back(Followed{handle, now, now + kTick});
     command.peak = std::max(command.peak, PeakWorkingSetOf(handle));
     descendants_[pid] = first;
   }

@@ -72,12 +72,15 @@ class TestMemoryAdmission(NinjaTestCase):
     HOLD_MIB = 40
     KEEP_FREE_MIB = 64
     BUDGET_MIB = 120
-    # The program that holds the memory, memhog.py's arguments after it.
+    # The program that holds the memory, memhog.py's arguments after it, and
+    # how long each job holds it (the unbudgeted run's jobs must overlap).
     HOG = "%s %s" % (sys.executable, MEMHOG)
+    HOLD_SECONDS = 0.5
 
     def setUp(self):
         super().setUp()
-        rules = "rule hog\n  command = %s %d 0.5 peaks.log && touch $out\n" % (self.HOG, self.HOLD_MIB)
+        rules = "rule hog\n  command = %s %d %s peaks.log && touch $out\n" % (self.HOG, self.HOLD_MIB,
+                                                                               self.HOLD_SECONDS)
         builds = "".join("build o%d: hog\n" % i for i in range(self.JOBS))
         self.write("build.ninja", rules + builds)
         self.fake = self.path("fake")

@@ -184,8 +184,12 @@ class WinReportTest(WineNinjaTestCase, test_trace_report.ReportTest):
 @left_out
 class WinMemoryAdmissionTest(WineNinjaTestCase, test_sched.TestMemoryAdmission):
     """Its jobs are memhog.exe (tests/win/helpers/memhog.c), started by wsh: what
-    ninja.exe learns of each is the peak of the command's tree."""
+    ninja.exe learns of each is the peak of the command's tree. Each holds its memory
+    longer than on Linux: under wine on a loaded machine the five starts of the
+    unbudgeted run spread over a second or more, and half-second holds overlapped only
+    two at a time."""
     HOG = "wsh memhog"
+    HOLD_SECONDS = 1.5
 
 
 @left_out
