@@ -104,10 +104,19 @@ bool TruncatePath(const char* path, int64_t size) {
   return ok;
 }
 
+// Windows refuses to replace a file another process has open, shared or
+// not (ERROR_ACCESS_DENIED), where POSIX's rename never does: a second
+// ninja reading the very cache entry or state file this one replaces holds
+// it for a moment. So a refusal is tried again, for about half a second.
 bool RenameReplacing(const char* from, const char* to) {
-  if (!MoveFileExW(WidePath(from).c_str(), WidePath(to).c_str(), MOVEFILE_REPLACE_EXISTING))
-    return SetErrnoFromLastError();
-  return true;
+  std::wstring wide_from = WidePath(from), wide_to = WidePath(to);
+  for (DWORD pause = 1;; pause *= 2) {
+    if (MoveFileExW(wide_from.c_str(), wide_to.c_str(), MOVEFILE_REPLACE_EXISTING)) return true;
+    DWORD error = GetLastError();
+    if ((error != ERROR_ACCESS_DENIED && error != ERROR_SHARING_VIOLATION) || pause > 256)
+      return SetErrnoFromLastError();
+    Sleep(pause);
+  }
 }
 
 bool SyncFile(int fd) {

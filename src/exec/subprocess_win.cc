@@ -28,6 +28,9 @@
 //   returned, before it lets go of the pipe's write end, so the loop learns
 //   of the process before it can see the pipe close. Up to kStartsInline
 //   (every -j1 build) jobs start in the loop itself, in the order asked.
+// * A job's peak memory is the larger of what Windows reports for its
+//   process once ended and what the set's WorkingSetSampler saw of its
+//   tree while it ran (wine reports 0 for an ended process).
 #include "exec/subprocess.h"
 
 #include <errno.h>
@@ -46,8 +49,7 @@
 #include "base/util.h"
 #include "base/wide_path.h"
 #include "base/win32.h"
-
-#include <psapi.h>
+#include "exec/working_set_sampler.h"
 
 namespace ronin {
 
@@ -98,6 +100,7 @@ struct Subprocess::Platform {
     std::string command;
     bool use_console;
     JobReaper* reaper;
+    WorkingSetSampler* sampler;  // told of the process once it runs
     JobFiles files;
     const std::atomic<bool>* cancelled;  // the set is clearing: start nothing
   };
@@ -121,6 +124,7 @@ struct Subprocess::Platform {
   char buffer[4 << 10];
   bool reading = false;  // a read (not the connection) is under way
   JobReaper* reaper = nullptr;  // told of the start and of the end
+  std::shared_ptr<WorkingSetSampler> sampler;  // the set's: it may end first
   TaskPool* spawners = nullptr;  // when it starts on one
   bool taken = false;  // TakeLaunch ran
 
@@ -138,6 +142,8 @@ struct SubprocessSet::Platform {
   std::unordered_map<ULONG_PTR, Subprocess*> jobs;
   ULONG_PTR next_key = 1;  // 0 is the interrupt's
   std::atomic<bool> cancelled{false};
+  // Before the spawners, which tell it of the jobs they start.
+  std::shared_ptr<WorkingSetSampler> sampler = std::make_shared<WorkingSetSampler>();
   TaskPool spawners{kSpawners};
 };
 
@@ -228,6 +234,7 @@ void Subprocess::Platform::Launch(const Order& order, HANDLE port) {
       ResumeThread(process.hThread);
     }
     CloseHandle(process.hThread);
+    order.sampler->Watch(process.hProcess);
   }
   launched_process = process.hProcess;
   launched_pid = process.dwProcessId;
@@ -290,13 +297,21 @@ bool Subprocess::Start(SubprocessSet* set, const std::string& command, const Job
   // Started before any inheritable handle of a job exists.
   JobReaper* reaper = set->reaps_jobs() ? JobReaper::Get() : nullptr;
   platform_->reaper = reaper;
+  platform_->sampler = jobs->sampler;
   platform_->SetUpPipe(jobs->next_key++, jobs->port);
   jobs->jobs[platform_->key] = this;
-  Platform::Order order{command, use_console_, reaper, files ? *files : JobFiles(), &jobs->cancelled};
+  Platform::Order order{command, use_console_, reaper, jobs->sampler.get(), files ? *files : JobFiles(),
+                        &jobs->cancelled};
   if (use_console_ || set->running_count() < kStartsInline) {
     platform_->Launch(order, nullptr);
     platform_->TakeLaunch(this);
-    if (platform_->not_found) platform_->ClosePipe();
+    if (platform_->not_found) {
+      // Done at once. Its pipe's connection may have completed already: a
+      // completion still to come for its key must find no job (the job
+      // may be gone by then).
+      platform_->ClosePipe();
+      jobs->jobs.erase(platform_->key);
+    }
     return true;
   }
   Platform* platform = platform_.get();
@@ -316,9 +331,7 @@ ExitStatus Subprocess::Finish() {
   if (platform_->reaper) platform_->reaper->Reaped(pid_, !use_console_);
   DWORD code = 0;
   GetExitCodeProcess(platform_->process, &code);
-  PROCESS_MEMORY_COUNTERS memory;
-  if (GetProcessMemoryInfo(platform_->process, &memory, sizeof memory))
-    peak_rss_kib_ = static_cast<int64_t>(memory.PeakWorkingSetSize / 1024);
+  peak_rss_kib_ = platform_->sampler->Forget(platform_->process) / 1024;
   CloseHandle(platform_->process);
   platform_->process = nullptr;
   exited_ = true;

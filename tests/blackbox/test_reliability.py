@@ -15,7 +15,6 @@ import sys
 import time
 import unittest
 
-import harness
 from harness import NinjaTestCase
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -93,6 +92,9 @@ class OneWriterTests(NinjaTestCase):
 class KillTests(NinjaTestCase):
 
     EDGES = 40
+    # When ninja is killed after it started, in seconds: before, during and
+    # after its commands.
+    KILL_DELAYS = (0.05, 0.12, 0.2, 0.3, 0.45)
 
     def manifest(self):
         lines = ["rule w\n  command = sleep 0.02; echo $out > $out\n  description = W $out\n"]
@@ -109,9 +111,8 @@ class KillTests(NinjaTestCase):
         self.write("build.ninja", self.manifest())
         self.write("src", "s")
         self.write("h", "h")
-        for delay in (0.05, 0.12, 0.2, 0.3, 0.45):
-            proc = subprocess.Popen([harness.NINJA, "-j4"], cwd=self.dir, env=harness.base_env(),
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for delay in self.KILL_DELAYS:
+            proc = self.start("-j4", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).proc
             time.sleep(delay)
             proc.send_signal(signal.SIGKILL)
             proc.wait()

@@ -72,11 +72,15 @@ class TestMemoryAdmission(NinjaTestCase):
     HOLD_MIB = 40
     KEEP_FREE_MIB = 64
     BUDGET_MIB = 120
+    # The program that holds the memory, memhog.py's arguments after it, and
+    # how long each job holds it (the unbudgeted run's jobs must overlap).
+    HOG = "%s %s" % (sys.executable, MEMHOG)
+    HOLD_SECONDS = 0.5
 
     def setUp(self):
         super().setUp()
-        rules = "rule hog\n  command = %s %s %d 0.5 peaks.log && touch $out\n" % (
-            sys.executable, MEMHOG, self.HOLD_MIB)
+        rules = "rule hog\n  command = %s %d %s peaks.log && touch $out\n" % (self.HOG, self.HOLD_MIB,
+                                                                               self.HOLD_SECONDS)
         builds = "".join("build o%d: hog\n" % i for i in range(self.JOBS))
         self.write("build.ninja", rules + builds)
         self.fake = self.path("fake")
@@ -191,6 +195,8 @@ class Tmux:
 @unittest.skipUnless(shutil.which("tmux"), "SKIPPED: tmux not installed (apt-get install tmux)")
 class TestLiveView(NinjaTestCase):
     GATED = GATED
+    # A command's wait for the test's go_$out file.
+    WAIT_FOR_GO = "while [ ! -e go_$out ]; do sleep 0.05; done"
 
     def wait_for(self, what, timeout=30):
         deadline = time.time() + timeout
@@ -253,8 +259,7 @@ class TestLiveView(NinjaTestCase):
     def test_a_running_jobs_last_line_of_output(self):
         # What a job printed so far is looked at before each redraw (src/sched/builder.cc's RefreshStatus).
         self.write("build.ninja", "rule r\n  command = printf 'one\\ntwo 50%%\\r75%%\\n'; "
-                                  "while [ ! -e go_$out ]; do sleep 0.05; done; touch $out\n"
-                                  "  description = BUILD $out\nbuild a: r\n")
+                                  + self.WAIT_FOR_GO + "; touch $out\n  description = BUILD $out\nbuild a: r\n")
         tmux = Tmux(self, self.dir, ["-j1", "--progress=live"])
         self.wait_for(lambda: any(line.endswith("BUILD a | 75%") for line in self.block(tmux)))
         self.write("go_a", "")
@@ -263,8 +268,8 @@ class TestLiveView(NinjaTestCase):
 
     def test_a_silent_job_is_redrawn_several_times_a_second(self):
         # No output and no other job: only the refresh deadline ends the build loop's wait.
-        self.write("build.ninja", "rule r\n  command = while [ ! -e go_$out ]; do sleep 0.05; done; touch $out\n"
-                                  "  description = BUILD $out\nbuild a: r\n")
+        self.write("build.ninja", "rule r\n  command = %s; touch $out\n  description = BUILD $out\nbuild a: r\n"
+                   % self.WAIT_FOR_GO)
         tmux = Tmux(self, self.dir, ["-j1", "--progress=live"])
         self.wait_for(lambda: self.block(tmux))
         seen = set()

@@ -78,6 +78,11 @@ class WinHelpersTest(unittest.TestCase):
         self.assertEqual(self.command("cp in c && touch -r in c && cmp in c"), (0, ""))
         self.assertEqual(os.stat(os.path.join(self.dir, "c")).st_mtime, 1000000000)
 
+    def test_mv_replaces_its_target(self):
+        self.assertEqual(self.command("echo new > a && echo old > b && mv a b && cat b && cat a"),
+                         (1, "new\ncat: a: No such file or directory\n"))
+        self.assertEqual(self.command("mv missing b"), (1, "mv: cannot move 'missing' to 'b'\n"))
+
     def test_grep_selects_lines(self):
         lines = {"in": "# a comment\nkept #1\n#\nlast without newline"}
         self.assertEqual(self.command("grep -v '^#' in > f", lines), (0, ""))

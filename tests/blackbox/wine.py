@@ -148,6 +148,37 @@ def build_helpers():
     return folder
 
 
+def unix_shims(programs):
+    """Windows programs that each run a Linux one ({name: Linux path}), built once per set
+    from tests/win/cmake/unixshim.c and the workplace's unixrun.c: their folder, where NAME.exe
+    runs its program (wine only: a Windows process cannot start a Linux one itself).
+    Raises SkipTest without unixrun.c."""
+    unixrun = shared_file("tools/windows/unixrun.c")
+    if not unixrun:
+        raise unittest.SkipTest("shared/tools/windows/unixrun.c not found beside the repository "
+                                "(set RONIN_SHARED_DIR)")
+    shim = os.path.join(REPO, "tests", "win", "cmake", "unixshim.c")
+    digest = hashlib.sha256(repr(sorted(programs.items())).encode())
+    for path in (unixrun, shim):
+        with open(path, "rb") as f:
+            digest.update(f.read())
+    folder = os.path.join(CACHE, "shims-" + digest.hexdigest()[:16])
+    with locked("shims"):
+        if not os.path.isdir(folder):
+            work = folder + ".tmp"
+            shutil.rmtree(work, True)
+            os.makedirs(work)
+            unixrun_o = os.path.join(work, "unixrun.o")
+            subprocess.run([MINGW_CC, "-O2", "-c", "-Dmain=unixrun_main", "-o", unixrun_o, unixrun],
+                           check=True, timeout=300)
+            for name, program in programs.items():
+                subprocess.run([MINGW_CC, "-O2", "-Wall", "-Wextra", "-Werror", "-s", "-static",
+                                '-DUNIX_PROGRAM="%s"' % program, "-o", os.path.join(work, name + ".exe"),
+                                shim, unixrun_o], check=True, timeout=300)
+            os.rename(work, folder)
+    return folder
+
+
 # ---- paths ---------------------------------------------------------------------------
 
 def windows_path(path):

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gtest/gtest.h>
 
@@ -32,6 +33,7 @@ constexpr std::chrono::seconds kHangGuard(300);
 constexpr int kManyJobs = 24;
 const char kProbeVariable[] = "RONIN_TEST_INHERITED_HANDLE";
 const char kHeldText[] = "ronin: a handle ninja holds";
+const char kHoldVariable[] = "RONIN_TEST_HOLD_MIB";
 
 bool WorkUntilAllFinished(SubprocessSet* set) {
   auto deadline = std::chrono::steady_clock::now() + kHangGuard;
@@ -93,6 +95,27 @@ TEST(SubprocessWinTest, AMissingProgramStartedOnASpawnerFailsOnlyItsJob) {
   }
 }
 
+TEST(SubprocessWinTest, AMissingProgramStartedInTheLoopFailsOnlyItsJob) {
+  SubprocessSet set(/*reap_jobs=*/false);
+  ASSERT_NE(nullptr, set.Add("cmd /c exit 3"));
+  // Done at once; its pipe's connection completed on the port before it
+  // closed, and that completion must not reach the job (it stopped the
+  // build with "GetOverlappedResult: ..." once the loop waited again).
+  Subprocess* missing = set.Add("ronin-no-such-program-anywhere.exe");
+  ASSERT_NE(nullptr, missing);
+  EXPECT_EQ(1u, set.finished_count());
+  std::unique_ptr<Subprocess> gone = set.NextFinished();
+  EXPECT_EQ(missing, gone.get());
+  EXPECT_EQ(kExitFailure, gone->Finish());
+  ASSERT_NE(nullptr, set.Add("cmd /c exit 4"));
+  ASSERT_TRUE(WorkUntilAllFinished(&set));
+  std::vector<std::unique_ptr<Subprocess>> jobs = TakeFinished(&set);
+  ASSERT_EQ(2u, jobs.size());
+  std::multiset<int> codes;
+  for (auto& job : jobs) codes.insert(job->Finish());
+  EXPECT_EQ((std::multiset<int>{3, 4}), codes);
+}
+
 TEST(SubprocessWinTest, ClearWhileStartsAreQueuedLeavesNothingBehind) {
   SubprocessSet set(/*reap_jobs=*/false);
   for (int i = 0; i < kManyJobs; ++i) ASSERT_NE(nullptr, set.Add("cmd /c echo cleared"));
@@ -107,6 +130,54 @@ TEST(SubprocessWinTest, ClearWhileStartsAreQueuedLeavesNothingBehind) {
   ASSERT_EQ(job, done.get());
   EXPECT_EQ(0, done->Finish());
   EXPECT_EQ("after\r\n", done->output());
+}
+
+// Run as a command by the test below (skipped otherwise): holds that many
+// MiB, every page written, for a second, many of the sampler's ticks.
+TEST(SubprocessWinTest, ProbeThatHoldsMemory) {
+  const char* mib = getenv(kHoldVariable);
+  if (!mib) GTEST_SKIP() << "a probe run by AJobsPeakIsItsTreesSeenWhileItRan";
+  size_t bytes = static_cast<size_t>(atoi(mib)) << 20;
+  char* held = static_cast<char*>(VirtualAlloc(nullptr, bytes, MEM_COMMIT | MEM_RESERVE, PAGE_READWRITE));
+  ASSERT_NE(nullptr, held);
+  memset(held, 1, bytes);
+  Sleep(1000);
+  VirtualFree(held, 0, MEM_RELEASE);
+}
+
+std::string SelfRunning(const char* test) {
+  char self[MAX_PATH * 4];
+  DWORD length = GetModuleFileNameA(nullptr, self, sizeof self);
+  EXPECT_TRUE(length > 0 && length < sizeof self);
+  return std::string("\"") + self + "\" --gtest_filter=SubprocessWinTest." + test;
+}
+
+// Wine reports 0 for an ended process's peak working set, and Windows the
+// process's own only: the sampler's view of the tree makes the peak.
+TEST(SubprocessWinTest, AJobsPeakIsItsTreesSeenWhileItRan) {
+  const int64_t kMiB = 1 << 20;
+  const int kHeldMiB = 96;
+  ASSERT_TRUE(SetEnvironmentVariableA(kHoldVariable, std::to_string(kHeldMiB).c_str()));
+  SubprocessSet set(/*reap_jobs=*/false);
+  // cmd waits for the probe, whose memory is what makes the peak.
+  Subprocess* hog = set.Add("cmd /c " + SelfRunning("ProbeThatHoldsMemory"));
+  ASSERT_TRUE(SetEnvironmentVariableA(kHoldVariable, nullptr));
+  ASSERT_NE(nullptr, hog);
+  // Short jobs, in the loop and on spawners, have a peak too.
+  for (int i = 0; i < 6; ++i) ASSERT_NE(nullptr, set.Add("cmd /c exit 0"));
+  ASSERT_TRUE(WorkUntilAllFinished(&set));
+  std::vector<std::unique_ptr<Subprocess>> jobs = TakeFinished(&set);
+  ASSERT_EQ(7u, jobs.size());
+  for (auto& job : jobs) {
+    EXPECT_EQ(-1, job->peak_rss_bytes());
+    EXPECT_EQ(0, job->Finish()) << job->output();
+    if (job.get() == hog) {
+      EXPECT_GE(job->peak_rss_bytes(), kHeldMiB * kMiB);
+    } else {
+      EXPECT_GT(job->peak_rss_bytes(), 0);
+      EXPECT_LT(job->peak_rss_bytes(), kHeldMiB * kMiB);
+    }
+  }
 }
 
 // Run as a command by the test below (skipped otherwise): reads through the
@@ -134,11 +205,7 @@ TEST(SubprocessWinTest, ACommandCannotSeeAHandleNinjaHolds) {
   char value[32];
   snprintf(value, sizeof value, "%llx", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(held)));
   ASSERT_TRUE(SetEnvironmentVariableA(kProbeVariable, value));
-  char self[MAX_PATH * 4];
-  DWORD length = GetModuleFileNameA(nullptr, self, sizeof self);
-  ASSERT_TRUE(length > 0 && length < sizeof self);
-  std::string probe =
-      std::string("\"") + self + "\" --gtest_filter=SubprocessWinTest.ProbeOfAnInheritedHandle";
+  std::string probe = SelfRunning("ProbeOfAnInheritedHandle");
 
   // The probe tells: a process that inherits every inheritable handle
   // (_popen's CreateProcess, as ninja.exe's) sees the file.

@@ -373,6 +373,20 @@ static int run_rm(int argc, char **argv, struct io *io) {
   return status;
 }
 
+/* mv SOURCE DEST: a rename that replaces DEST, as POSIX's rename does. */
+static int run_mv(int argc, char **argv, struct io *io) {
+  if (argc != 3) {
+    complain(io, "mv: usage: mv SOURCE DEST");
+    return 1;
+  }
+  wchar_t *from = to_wide(argv[1]), *to = to_wide(argv[2]);
+  int ok = MoveFileExW(from, to, MOVEFILE_REPLACE_EXISTING);
+  free(from);
+  free(to);
+  if (!ok) complain(io, "mv: cannot move '%s' to '%s'", argv[1], argv[2]);
+  return !ok;
+}
+
 static int run_sleep(int argc, char **argv, struct io *io) {
   if (argc != 2) {
     complain(io, "sleep: usage: sleep SECONDS");
@@ -566,7 +580,7 @@ static const struct applet APPLETS[] = {
     {"printenv", run_printenv}, {"printf", run_printf}, {"rm", run_rm}, {"sleep", run_sleep},
     {"start", run_start}, {"touch", run_touch}, {"true", run_true},
     {"waitfile", run_waitfile}, {"head", run_head}, {":", run_true},
-    {"leaf", run_leaf},
+    {"leaf", run_leaf},   {"mv", run_mv},
 };
 
 /* The program name without its folder and a ".exe" suffix. */
