@@ -402,10 +402,15 @@ class WatchEnds(WatchTestCase):
 
     def test_ctrl_c_during_a_round_stops_its_command(self):
         files = dict(TREE)
-        # c.o's command is slow once the file `slow` exists.
+        # c.o's command is slow once the file `slow` exists: 100 s of short
+        # sleeps, not one long one. The shell catches a SIGINT that comes
+        # between `touch` and the start of the next command and acts on it
+        # only when that command ends: a `sleep 100` started just after the
+        # Ctrl-C would run its whole 100 s (1 run in 24 under load).
         files["build.ninja"] = TREE["build.ninja"].replace(
             "build obj/c.o: cc src/c.c\n",
-            "rule slow\n  command = if [ -e slow ]; then touch started; sleep 100; fi; cp $in $out\n"
+            "rule slow\n  command = if [ -e slow ]; then touch started; "
+            "i=0; while [ $$i -lt 1000 ]; do sleep 0.1; i=$$((i+1)); done; fi; cp $in $out\n"
             "  description = SLOW $out\nbuild obj/c.o: slow src/c.c\n")
         write_tree(self.root, files)
         self.watcher = Watcher(self.root)
