@@ -160,7 +160,11 @@ with open(sys.argv[1], "w") as f:
 with open("pgid", "w") as f:
     f.write("%d %d\\n" % (os.getpgrp(), os.getpid()))
 open("started", "w").close()
-time.sleep(20)
+# Short sleeps: CPython runs a handler between bytecodes, so a signal that
+# lands just before a long sleep's system call would wait for it to end.
+deadline = time.monotonic() + 20
+while time.monotonic() < deadline:
+    time.sleep(0.05)
 open("finished", "w").close()
 """
 

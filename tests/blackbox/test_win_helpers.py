@@ -21,7 +21,7 @@ from harness import write_tree  # noqa: E402
 _FAILED = re.compile(r"FAILED: \[code=(\d+)\] out \r?\n.*?\r?\n(.*)ninja: build stopped", re.S)
 
 
-class WinHelpersTest(unittest.TestCase):
+class WinHelpersTest(wine.wine_failures.RerunAfterWineFailure, unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):

@@ -28,7 +28,7 @@ MANIFEST = ("rule cp\n  command = cp $in $out\n  description = CP $out\n"
             "build mid: cp in\nbuild out: cp mid\n")
 
 
-class WinOptionsTest(unittest.TestCase):
+class WinOptionsTest(wine.wine_failures.RerunAfterWineFailure, unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):

@@ -42,6 +42,7 @@ import tempfile
 import unittest
 
 import harness
+import wine_failures
 
 REPO = harness.REPO
 HELPERS_SOURCE = os.path.join(REPO, "tests", "win", "helpers")
@@ -249,6 +250,7 @@ class Session:
             running.stop()
             raise TimeoutError("%s %s timed out after %s s" % (os.path.basename(exe), " ".join(args), timeout))
         text = [unix_roots((b or b"").decode("utf-8", "surrogateescape"), roots) for b in (out, err)]
+        wine_failures.note_run(exe, args, running.proc.returncode, text[0], text[1])
         return harness.Result(running.proc.returncode, text[0], text[1])
 
 
@@ -318,7 +320,7 @@ _TIMES = re.compile(r"\((-?\d+) vs (-?\d+)\)")
 _pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
 
 
-class WineDifferentialTestCase(harness.DifferentialTestCase):
+class WineDifferentialTestCase(wine_failures.RerunAfterWineFailure, harness.DifferentialTestCase):
     """DifferentialTestCase with ninja.exe (NINJA_WIN) against the reference ninja.exe, under wine.
 
     Mix it in first: class WinX(WineDifferentialTestCase, test_diff_x.X)."""
