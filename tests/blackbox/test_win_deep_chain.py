@@ -41,7 +41,7 @@ def stack_reserve(exe):
     return int(re.search(r"SizeOfStackReserve\s+([0-9a-fA-F]+)", dump).group(1), 16)
 
 
-class WinDeepChainTest(unittest.TestCase):
+class WinDeepChainTest(wine.wine_failures.RerunAfterWineFailure, unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):

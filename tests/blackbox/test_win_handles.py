@@ -34,7 +34,7 @@ def manifest():
     return "\n".join(lines) + "\n"
 
 
-class WinHandlesTest(unittest.TestCase):
+class WinHandlesTest(wine.wine_failures.RerunAfterWineFailure, unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):

@@ -42,7 +42,7 @@ SLOW = ["slow1", "slow2", "slow3"]
 SECONDS = 30  # how long a slow command and its child sleep in the first run
 
 
-class WinJobReaperTest(unittest.TestCase):
+class WinJobReaperTest(wine.wine_failures.RerunAfterWineFailure, unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):

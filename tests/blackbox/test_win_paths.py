@@ -86,7 +86,7 @@ def touch_now(root, rel):
     os.utime(os.path.join(root, rel), (now, now))
 
 
-class WinLongUtf8PathsTest(unittest.TestCase):
+class WinLongUtf8PathsTest(wine.wine_failures.RerunAfterWineFailure, unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):

@@ -392,7 +392,7 @@ class WineDifferentialTestCase(wine_failures.RerunAfterWineFailure, harness.Diff
 
 # ---- the black-box test case ----------------------------------------------------------
 
-class WineNinjaTestCase(harness.NinjaTestCase):
+class WineNinjaTestCase(wine_failures.RerunAfterWineFailure, harness.NinjaTestCase):
     """NinjaTestCase with self.ninja() running ninja.exe (NINJA_WIN) and self.reference() the
     reference ninja.exe 1.13.2, both under wine, so a Linux test class of ronin's own options
     becomes a Windows one by subclassing (mix this in first: class WinX(WineNinjaTestCase,
