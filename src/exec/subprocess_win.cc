@@ -115,6 +115,8 @@ struct Subprocess::Platform {
   // read; at the pipe's end closes it, which makes the job done.
   void OnPipeReady(Subprocess* job);
   void ClosePipe();
+  // Waits for the process to end, keeps its exit code and peak, and closes it.
+  void Reap(Subprocess* job);
 
   ULONG_PTR key = 0;
   std::string pipe_name;
@@ -134,6 +136,10 @@ struct Subprocess::Platform {
   HANDLE launched_process = nullptr;
   DWORD launched_pid = 0;
   bool not_found = false;
+  // Set by Reap: Finish may be asked again (SubprocessSet::WaitForRoom
+  // reaps a finished job early) and answers the same.
+  bool reaped = false;
+  DWORD exit_code = 0;
 };
 
 struct SubprocessSet::Platform {
@@ -325,17 +331,22 @@ bool Subprocess::Done() const { return platform_->pipe == nullptr; }
 
 ExitStatus Subprocess::Finish() {
   platform_->TakeLaunch(this);
-  if (!platform_->process) return kExitFailure;  // never started (not found)
-  WaitForSingleObject(platform_->process, INFINITE);
-  // While its handle is open, its id cannot name another process.
-  if (platform_->reaper) platform_->reaper->Reaped(pid_, !use_console_);
-  DWORD code = 0;
-  GetExitCodeProcess(platform_->process, &code);
-  peak_rss_kib_ = platform_->sampler->Forget(platform_->process) / 1024;
-  CloseHandle(platform_->process);
-  platform_->process = nullptr;
-  exited_ = true;
+  if (platform_->process) platform_->Reap(this);
+  if (!platform_->reaped) return kExitFailure;  // never started (not found)
+  DWORD code = platform_->exit_code;
   return code == CONTROL_C_EXIT ? kExitInterrupted : static_cast<ExitStatus>(code);
+}
+
+void Subprocess::Platform::Reap(Subprocess* job) {
+  WaitForSingleObject(process, INFINITE);
+  // While its handle is open, its id cannot name another process.
+  if (reaper) reaper->Reaped(job->pid_, !job->use_console_);
+  GetExitCodeProcess(process, &exit_code);
+  job->peak_rss_kib_ = sampler->Forget(process) / 1024;
+  CloseHandle(process);
+  process = nullptr;
+  reaped = true;
+  job->exited_ = true;
 }
 
 SubprocessSet::SubprocessSet(bool reap_jobs, bool watch_commands)

@@ -116,6 +116,18 @@ TEST(SubprocessWinTest, AMissingProgramStartedInTheLoopFailsOnlyItsJob) {
   EXPECT_EQ((std::multiset<int>{3, 4}), codes);
 }
 
+TEST(SubprocessWinTest, AJobReapedByWaitForRoomKeepsItsResult) {
+  SubprocessSet set(/*reap_jobs=*/false);
+  Subprocess* quick = set.Add("cmd /c exit 4");
+  ASSERT_NE(nullptr, quick);
+  // Waits for it and reaps it at once, as when a start failed for lack of room.
+  EXPECT_TRUE(set.WaitForRoom());
+  std::unique_ptr<Subprocess> finished = set.NextFinished();
+  ASSERT_EQ(quick, finished.get());
+  EXPECT_EQ(4, finished->Finish());
+  EXPECT_EQ(4, finished->Finish());
+}
+
 TEST(SubprocessWinTest, ClearWhileStartsAreQueuedLeavesNothingBehind) {
   SubprocessSet set(/*reap_jobs=*/false);
   for (int i = 0; i < kManyJobs; ++i) ASSERT_NE(nullptr, set.Add("cmd /c echo cleared"));
