@@ -117,10 +117,12 @@ class WinImageSpellingTest(WineDifferentialTestCase):
 
 
 def load_tests(loader, standard_tests, pattern):
+    """Without RONIN_WIN_FULL: no WinParallelStatTest, and every other slash scenario (the
+    spelling test and the unit tests cover the slash bits whole)."""
     tests = list(wine.flatten(standard_tests))
     if not wine.full_run():
         tests = [t for t in tests if not isinstance(t, WinParallelStatTest)]
-    return unittest.TestSuite(tests)
+    return unittest.TestSuite(wine.sample(tests, {"WinImageScenarios": 2}))
 
 
 if __name__ == "__main__":
