@@ -8,7 +8,7 @@
 #      random seeds; not the tests whose time goes to other programs),
 #   5. replays the fuzzers' regression inputs and runs each fuzz target for a
 #      short smoke time (misc/fuzz.sh; needs clang with libFuzzer, else
-#      SKIPPED visibly). RONIN_FUZZ_SMOKE_SECONDS sets the time (default 10).
+#      SKIPPED visibly). RONIN_FUZZ_SMOKE_SECONDS sets the time (default 5).
 # Between 3 and 4 it makes the Debian package build/ronin_<version>_<arch>.deb
 # (cpack) and builds examples/hello with its extracted binary; test_install,
 # in ctest, checks the package and the install tree in full.
@@ -129,7 +129,7 @@ echo "   $deb: its usr/bin/ninja builds examples/hello"
 if command -v "${CXX_FUZZ:-clang++}" >/dev/null 2>&1; then
   echo "== fuzz regressions and smoke"
   CXX=${CXX_FUZZ:-clang++} misc/fuzz.sh repro
-  CXX=${CXX_FUZZ:-clang++} misc/fuzz.sh smoke "${RONIN_FUZZ_SMOKE_SECONDS:-10}"
+  CXX=${CXX_FUZZ:-clang++} misc/fuzz.sh smoke "${RONIN_FUZZ_SMOKE_SECONDS:-5}"
 else
   [ -z "$ci" ] || fail "clang++ not found: $(deps_install_command clang libclang-rt-14-dev)"
   echo "== clang++ not found: fuzz smoke SKIPPED (apt-get install clang libclang-rt-14-dev)"

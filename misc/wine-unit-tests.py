@@ -43,9 +43,6 @@ POSIX_EXPECTATIONS = {
                                                               "sharing rules refuse",
     "BuilderTest.TheBuildCacheWrapsAnInjectedRunner": "looks a node up by a path spelled with backslashes",
     "BuildHistoryTest.ErrorsUseTheBuildLogsWords": "the words are Windows' own (FormatMessage), as ninja.exe's",
-    "PrefetchTest.StatsTakenAheadMatchTheScansOwn": "the prefetcher does not stat on Windows: the scan lists "
-                                                    "each directory once instead (scan/directory_descriptors.h)",
-    "PrefetchTest.NodesNotAdjacentInMemoryAreStattedToo": "the same",
     "DirectoryCacheStoreTest.ConcurrentWritersLoseNothing": "open: concurrent renames into the store fail "
                                                             "under Windows' sharing rules",
 }

@@ -452,7 +452,7 @@ int LoadAndBuild(const char* ninja_command, const BuildConfig& config, Options* 
     // Building the default targets stats the whole graph anyway: do that
     // (and hash the commands) on the other cores while parsing and loading.
     std::unique_ptr<Prefetcher> prefetcher;
-    if (!options.tool && argc == 0 && PrefetchEnabled()) prefetcher.reset(new Prefetcher(&ninja->state_));
+    if (!options.tool && argc == 0 && PrefetchEnabled()) prefetcher.reset(new Prefetcher(&ninja->state_, config.stat_cache));
     std::string err;
     {
       METRIC_RECORD(".ninja parse");
@@ -557,6 +557,8 @@ int LoadAndBuild(const char* ninja_command, const BuildConfig& config, Options* 
 }  // namespace ronin
 
 int main(int argc, char** argv) {
+  int reaper_exit = 0;
+  if (ronin::JobReaper::RunIfAsked(argc, argv, &reaper_exit)) return reaper_exit;  // ninja.exe's reaper
   // One malloc arena for every thread: what the stat and hash workers free
   // (command texts of up to megabytes) is then reused by the main thread
   // instead of staying resident in arenas of their own (peak RSS of the

@@ -44,6 +44,7 @@ TREES = {
         "deps": ["--deps"],
         "plain4x": ["--plain", "--edges", "208000", "--files", "412000", "--subninjas", "2000"],
         "spawn": ["--spawn", "5000"],
+        "spawnwin": ["--spawn", "2000"],
         "chain": ["--chain", "100000"],
         "fanin": ["--fanin", "100000"],
         "makespan": ["--makespan", "48"],
@@ -57,6 +58,7 @@ TREES = {
         "deps": ["--deps", "--edges", "5000", "--files", "10300", "--subninjas", "50"],
         "plain4x": ["--plain", "--edges", "20000", "--files", "41200", "--subninjas", "200"],
         "spawn": ["--spawn", "200"],
+        "spawnwin": ["--spawn", "200"],
         "chain": ["--chain", "10000"],
         "fanin": ["--fanin", "10000"],
         "makespan": ["--makespan", "16"],
@@ -104,6 +106,9 @@ class Scenario:
     # reference, both with `env` (RONIN_FLAGS, which the reference ignores).
     def binary(self, bins, slot):
         return bins[slot]
+
+    def command(self, bins, slot):
+        return [self.binary(bins, slot)] + self.args
 
     def env_for(self, slot):
         return self.env
@@ -275,6 +280,47 @@ class SpawnClean(Scenario):
         if made != n:
             return "built %d of %d outputs" % (made, n), None
         return None, "%d commands" % n
+
+
+class SpawnWin(Spawn):
+    """The spawn scenario for Windows: ronin's ninja.exe (build/build-win, or
+    $NINJA_WIN) against the reference ninja.exe 1.13.2
+    (misc/reference-ninja-win.sh), both under the same wine prefix and
+    wineserver (tests/blackbox/wine.py's session: the prefix booted once,
+    `touch` is the helpers' touch.exe on WINEPATH). Times are of the whole
+    `wine ninja.exe` call; wineserver, shared and persistent, is not in the
+    CPU column. Wine is not Windows: its own process start-up (a Linux
+    process per command, each loading wine's DLLs) dominates, so this shows
+    only that ronin.exe is not slower there (doc/performance.md)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.exes = None
+        self.wine_env = {}
+
+    def prepare(self):
+        sys.path.insert(0, os.path.join(REPO, "tests", "blackbox"))
+        import wine  # noqa: E402  (the tests' wine session and paths)
+        missing = wine.missing_tools()
+        if missing:
+            raise SystemExit("spawn-win: " + missing)
+        ours = wine.ninja_win() if os.environ.get("NINJA_WIN") else os.path.join(REPO, "build", "build-win",
+                                                                                  "ninja.exe")
+        if not os.path.isfile(ours):
+            raise SystemExit("spawn-win: no %s (ctest -R windows.setup cross-builds it)" % ours)
+        self.exes = {"ours": ours, "ref": wine.reference_ninja_win()}
+        session = wine.session()
+        self.wine = wine.WINE
+        self.wine_env = session.env
+
+    def binary(self, bins, slot):
+        return self.exes[slot]
+
+    def command(self, bins, slot):
+        return [self.wine, self.binary(bins, slot)] + self.args
+
+    def env_for(self, slot):
+        return dict(self.env, **self.wine_env)
 
 
 class Makespan(Scenario):
@@ -497,6 +543,8 @@ def scenarios():
               per_binary_tree=True, env={"RONIN_SKIP_SHELL": "0"}),
         SpawnClean("spawn-clean", "spawn", ["-j2"], "run N `touch` commands from clean (files created), -j2",
                    per_binary_tree=True),
+        SpawnWin("spawn-win", "spawnwin", ["-j64"], "the spawn scenario on Windows: ninja.exe vs ninja.exe "
+                 "1.13.2 under one wine, N `touch.exe` commands, -j64", per_binary_tree=True),
         Noop("noop-4x", "plain4x", [], "no-op build, 4x larger tree"),
         Noop("chain", "chain", [], "no-op, 100k-deep chain (64 MB stack)", stack=BIG_STACK),
         Noop("fanin", "fanin", [], "no-op, one edge with 100k inputs"),
@@ -611,7 +659,11 @@ def run_measured(cmd, cwd, out_path, stack=None, use_time=True, extra_env=None):
     for k in ("NINJA_STATUS", "CLICOLOR_FORCE", "NINJA_STATUS_REFRESH_MILLIS"):
         env.pop(k, None)
     env["TERM"] = "dumb"
-    env.update(extra_env or {})
+    for k, v in (extra_env or {}).items():
+        if v is None:
+            env.pop(k, None)  # unset (wine's session: DISPLAY)
+        else:
+            env[k] = v
 
     def pre():
         if stack:
@@ -659,7 +711,7 @@ def bench_scenario(sc, trees, bins, runs, workdir, keep_going=True):
             sc.setup(tree)
             op = os.devnull if (sc.stdout_null and rnd > 0) else out_path[b]
             try:
-                rc, wall, cpu, rss = run_measured([sc.binary(bins, b)] + sc.args, tree["bdir"], op, sc.stack,
+                rc, wall, cpu, rss = run_measured(sc.command(bins, b), tree["bdir"], op, sc.stack,
                                                   extra_env=sc.env_for(b))
             finally:
                 sc.teardown(tree)
@@ -929,6 +981,8 @@ def main(argv=None):
             sc.prepare(args.workdir, bins["ref"])
         if isinstance(sc, AuditBuild):
             sc.cleaner = bins["ref"]
+        if isinstance(sc, SpawnWin):
+            sc.prepare()
         res = bench_scenario(sc, trees, bins, args.runs, args.workdir)
         entry = {"scenario": sc.name, "what": sc.what, "args": sc.args, "tree": sc.tree}
         for b in bins:
@@ -948,6 +1002,11 @@ def main(argv=None):
                     notes.append("%s / bound by its last log (median %.2f s): %.3f" % (
                         b, med(log_bounds), med(res[b]["wall"]) / med(log_bounds)))
             entry["notes"] = "; ".join(notes)
+        if isinstance(sc, SpawnWin):
+            n = trees[(sc.tree, "ours")]["meta"]["commands"]
+            entry["notes"] = "under %s: ours = `%s`, ref = `%s`; starts a second: ours %.0f, ref %.0f" % (
+                subprocess.check_output([sc.wine, "--version"], universal_newlines=True).strip(), sc.exes["ours"],
+                sc.exes["ref"], n / med(res["ours"]["wall"]), n / med(res["ref"]["wall"]))
         if isinstance(sc, CacheBuild) and sc.backend != "off":
             base = next((r for r in results if r["scenario"] == "cache-off"), None)
             if base:

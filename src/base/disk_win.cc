@@ -1,8 +1,10 @@
 // RealDiskInterface on Windows, as ninja.exe behaves: GetFileAttributesEx
 // for a file's time (in ninja.exe's units, win32.h), a per-directory cache
-// filled by FindFirstFileEx while targets are scanned, reading with
+// filled by FindFirstFileEx while targets are scanned (both in
+// base/directory_listing.h, which the prefetcher shares), reading with
 // Windows' error texts, and removal that clears a read-only attribute
-// first and removes directories too.
+// first and removes directories too. Every path goes to the wide API
+// through WidePath: UTF-8 whatever the code page, and no MAX_PATH limit.
 #include "base/disk.h"
 
 #include <errno.h>
@@ -12,7 +14,9 @@
 #include <string>
 #include <unordered_map>
 
+#include "base/directory_listing.h"
 #include "base/metrics.h"
+#include "base/wide_path.h"
 #include "base/win32.h"
 
 namespace ronin {
@@ -21,93 +25,25 @@ namespace {
 
 bool IsMissing(DWORD error) { return error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND; }
 
-std::string Lowercase(std::string text) {
-  for (char& c : text)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return text;
-}
-
-// The part of `path` before its last separator ('/' or '\'), without the
-// run of separators there.
-std::string DirectoryOf(const std::string& path) {
-  size_t slash = path.find_last_of("/\\");
-  if (slash == std::string::npos) return std::string();
-  while (slash > 0 && (path[slash - 1] == '/' || path[slash - 1] == '\\')) --slash;
-  return path.substr(0, slash);
-}
-
-// Whether the system accepts paths longer than MAX_PATH from this process
-// (the manifest asks for it; the system setting must allow it too).
-bool LongPathsEnabled() {
-  static const bool enabled = [] {
-    HMODULE ntdll = GetModuleHandleW(L"ntdll");
-    if (!ntdll) return false;
-    using Query = BOOLEAN(WINAPI*)();
-    auto query = reinterpret_cast<Query>(reinterpret_cast<void*>(GetProcAddress(ntdll, "RtlAreLongPathsEnabled")));
-    return query && query() != 0;
-  }();
-  return enabled;
-}
-
-TimeStamp StatOneFile(const std::string& path, std::string* err) {
-  WIN32_FILE_ATTRIBUTE_DATA attributes;
-  if (!GetFileAttributesExA(path.c_str(), GetFileExInfoStandard, &attributes)) {
-    DWORD error = GetLastError();
-    if (IsMissing(error)) return 0;
-    *err = "GetFileAttributesEx(" + path + "): " + ErrorText(error);
-    return -1;
-  }
-  return TimeStampFromFileTime(attributes.ftLastWriteTime);
-}
-
 }  // namespace
 
-// Each directory's entries by lowercase name (Windows' names ignore case),
-// listed the first time a file in it is asked for.
+// Each directory listed the first time a file in it is asked for (base/directory_listing.h).
+// The scan's own, used from its one thread.
 class RealDiskInterface::StatCache {
  public:
   TimeStamp Stat(const std::string& path, std::string* err) {
-    std::string dir = DirectoryOf(path);
-    std::string name = path.substr(dir.empty() ? 0 : dir.size() + 1);
-    if (name == "..") {
-      // A listing's ".." entry has "."'s time: ask the directory itself.
-      name = ".";
-      dir = path;
-    }
-    std::string key = Lowercase(dir);
-    auto found = directories_.find(key);
+    DirectoryListing::Place place = DirectoryListing::PlaceOf(path);
+    auto found = directories_.find(place.dir_key);
     if (found == directories_.end()) {
-      Entries entries;
-      if (!List(dir.empty() ? "." : dir, &entries, err)) return -1;
-      found = directories_.emplace(std::move(key), std::move(entries)).first;
+      DirectoryListing listing;
+      if (!listing.List(place.dir, err)) return -1;
+      found = directories_.emplace(std::move(place.dir_key), std::move(listing)).first;
     }
-    auto entry = found->second.find(Lowercase(name));
-    return entry == found->second.end() ? 0 : entry->second;
+    return found->second.Find(place.name_key);
   }
 
  private:
-  using Entries = std::unordered_map<std::string, TimeStamp>;
-
-  static bool List(const std::string& dir, Entries* entries, std::string* err) {
-    WIN32_FIND_DATAA found;
-    // FindExInfoBasic: no short (8.3) names, which are not needed here.
-    HANDLE search = FindFirstFileExA((dir + "\\*").c_str(), FindExInfoBasic, &found, FindExSearchNameMatch,
-                                     nullptr, 0);
-    if (search == INVALID_HANDLE_VALUE) {
-      DWORD error = GetLastError();
-      if (IsMissing(error) || error == ERROR_DIRECTORY) return true;  // nothing in it exists
-      *err = "FindFirstFileExA(" + dir + "): " + ErrorText(error);
-      return false;
-    }
-    do {
-      if (strcmp(found.cFileName, "..") == 0) continue;
-      entries->emplace(Lowercase(found.cFileName), TimeStampFromFileTime(found.ftLastWriteTime));
-    } while (FindNextFileA(search, &found));
-    FindClose(search);
-    return true;
-  }
-
-  std::unordered_map<std::string, Entries> directories_;
+  std::unordered_map<std::string, DirectoryListing> directories_;
 };
 
 RealDiskInterface::RealDiskInterface() = default;
@@ -124,20 +60,16 @@ void RealDiskInterface::AllowStatCache(bool allow) {
 
 TimeStamp RealDiskInterface::Stat(const std::string& path, std::string* err) const {
   METRIC_RECORD("node stat");
-  // Without long path support, a path past MAX_PATH fails as in ninja.exe
-  // (a path starting with '\' may be \\?\-prefixed, which has no limit).
-  if (!path.empty() && path[0] != '\\' && path.size() > MAX_PATH && !LongPathsEnabled()) {
-    *err = "Stat(" + path + "): Filename longer than " + std::to_string(MAX_PATH) + " characters";
-    return -1;
-  }
+  // No MAX_PATH check: ninja.exe 1.13.2 fails a longer path here unless
+  // the system enables long paths; WidePath lifts the limit instead.
   if (stat_cache_) return stat_cache_->Stat(path, err);
-  return StatOneFile(path, err);
+  return FileAttributesTime(path, err);
 }
 
 FileReader::Status RealDiskInterface::ReadFile(const std::string& path, std::string* contents,
                                                std::string* err) {
   contents->clear();
-  HANDLE file = CreateFileA(path.c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING,
+  HANDLE file = CreateFileW(WidePath(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING,
                             FILE_FLAG_SEQUENTIAL_SCAN, nullptr);
   if (file == INVALID_HANDLE_VALUE) {
     // Whatever the reason (a directory too), ninja.exe takes a file it
@@ -164,16 +96,17 @@ FileReader::Status RealDiskInterface::ReadFile(const std::string& path, std::str
 }
 
 int RealDiskInterface::RemoveFile(const std::string& path) {
-  DWORD attributes = GetFileAttributesA(path.c_str());
+  std::wstring wide = WidePath(path);
+  DWORD attributes = GetFileAttributesW(wide.c_str());
   if (attributes == INVALID_FILE_ATTRIBUTES) {
     if (IsMissing(GetLastError())) return 1;
   } else if (attributes & FILE_ATTRIBUTE_READONLY) {
     // remove() deletes a read-only file on POSIX; so does ninja.exe. A
     // failure here shows in the removal's own error.
-    SetFileAttributesA(path.c_str(), attributes & ~FILE_ATTRIBUTE_READONLY);
+    SetFileAttributesW(wide.c_str(), attributes & ~FILE_ATTRIBUTE_READONLY);
   }
   // (Attributes unknown: all bits set, so the directory branch, as ninja.exe.)
-  bool removed = (attributes & FILE_ATTRIBUTE_DIRECTORY) ? RemoveDirectoryA(path.c_str()) : DeleteFileA(path.c_str());
+  bool removed = (attributes & FILE_ATTRIBUTE_DIRECTORY) ? RemoveDirectoryW(wide.c_str()) : DeleteFileW(wide.c_str());
   if (removed) return 0;
   DWORD error = GetLastError();
   if (IsMissing(error)) return 1;
@@ -182,8 +115,9 @@ int RealDiskInterface::RemoveFile(const std::string& path) {
 }
 
 bool RealDiskInterface::SetMtime(const std::string& path, TimeStamp mtime, std::string* err) {
-  HANDLE file = CreateFileA(path.c_str(), FILE_WRITE_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                            nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  HANDLE file = CreateFileW(WidePath(path).c_str(), FILE_WRITE_ATTRIBUTES,
+                            FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr, OPEN_EXISTING,
+                            FILE_FLAG_BACKUP_SEMANTICS, nullptr);
   FILETIME time = FileTimeFromTimeStamp(mtime);
   bool set = file != INVALID_HANDLE_VALUE && SetFileTime(file, nullptr, nullptr, &time);  // the access time stays
   if (!set) *err = "SetFileTime(" + path + "): " + LastErrorText();

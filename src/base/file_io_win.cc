@@ -1,5 +1,5 @@
-// file_io.h on Windows: CreateFileA (UTF-8 paths under ninja.exe's
-// manifest) wrapped into C library descriptors, which read() and write()
+// file_io.h on Windows: CreateFileW (UTF-8 paths through WidePath, so
+// neither the code page nor MAX_PATH limits them) wrapped into C library descriptors, which read() and write()
 // then use as on POSIX. Files are shared for reading, writing and deleting,
 // so that a log can be renamed over while another ninja reads it.
 #include "base/file_io.h"
@@ -9,6 +9,7 @@
 #include <direct.h>
 #include <io.h>
 
+#include "base/wide_path.h"
 #include "base/win32.h"
 
 namespace ronin {
@@ -35,8 +36,9 @@ int OpenFile(const char* path, int flags, int /*mode*/) {
     default: access = GENERIC_READ; break;
   }
   // Not inherited (no SECURITY_ATTRIBUTES): commands never see it.
-  HANDLE handle = CreateFileA(path, access, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
-                              CreationDisposition(flags), FILE_ATTRIBUTE_NORMAL | FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  HANDLE handle = CreateFileW(WidePath(path).c_str(), access, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                              nullptr, CreationDisposition(flags), FILE_ATTRIBUTE_NORMAL | FILE_FLAG_BACKUP_SEMANTICS,
+                              nullptr);
   if (handle == INVALID_HANDLE_VALUE) return SetErrnoFromLastError(), -1;
   int fd = _open_osfhandle(reinterpret_cast<intptr_t>(handle), (flags & (O_RDONLY | O_WRONLY | O_RDWR | O_APPEND)) | O_BINARY);
   if (fd < 0) {
@@ -47,7 +49,7 @@ int OpenFile(const char* path, int flags, int /*mode*/) {
 }
 
 FILE* OpenStream(const char* path, const char* mode) {
-  FILE* file = fopen(path, mode);
+  FILE* file = _wfopen(WidePath(path).c_str(), WideText(mode).c_str());
   if (file) SetHandleInformation(HandleOf(fileno(file)), HANDLE_FLAG_INHERIT, 0);
   return file;
 }
@@ -102,9 +104,19 @@ bool TruncatePath(const char* path, int64_t size) {
   return ok;
 }
 
+// Windows refuses to replace a file another process has open, shared or
+// not (ERROR_ACCESS_DENIED), where POSIX's rename never does: a second
+// ninja reading the very cache entry or state file this one replaces holds
+// it for a moment. So a refusal is tried again, for about half a second.
 bool RenameReplacing(const char* from, const char* to) {
-  if (!MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING)) return SetErrnoFromLastError();
-  return true;
+  std::wstring wide_from = WidePath(from), wide_to = WidePath(to);
+  for (DWORD pause = 1;; pause *= 2) {
+    if (MoveFileExW(wide_from.c_str(), wide_to.c_str(), MOVEFILE_REPLACE_EXISTING)) return true;
+    DWORD error = GetLastError();
+    if ((error != ERROR_ACCESS_DENIED && error != ERROR_SHARING_VIOLATION) || pause > 256)
+      return SetErrnoFromLastError();
+    Sleep(pause);
+  }
 }
 
 bool SyncFile(int fd) {
@@ -112,7 +124,10 @@ bool SyncFile(int fd) {
   return true;
 }
 
-bool MakeDirectory(const char* path) { return _mkdir(path) == 0; }
+bool MakeDirectory(const char* path) {
+  if (!CreateDirectoryW(WidePath(path).c_str(), nullptr)) return SetErrnoFromLastError();
+  return true;
+}
 
 bool TouchDescriptor(int fd) {
   FILETIME now;
@@ -149,8 +164,8 @@ bool StatHandle(HANDLE handle, FileStatus* status) {
 }
 
 bool StatOpening(const char* path, DWORD flags, FileStatus* status) {
-  HANDLE handle = CreateFileA(path, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
-                              OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | flags, nullptr);
+  HANDLE handle = CreateFileW(WidePath(path).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                              nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | flags, nullptr);
   if (handle == INVALID_HANDLE_VALUE) return SetErrnoFromLastError();
   bool ok = StatHandle(handle, status);
   int saved = errno;
@@ -185,32 +200,33 @@ int64_t OpenFileLimit() { return _getmaxstdio(); }
 
 bool IsDiskFull(int error) { return error == ENOSPC; }
 
-bool MayExecute(const char* path) { return GetFileAttributesA(path) != INVALID_FILE_ATTRIBUTES; }
+bool MayExecute(const char* path) { return GetFileAttributesW(WidePath(path).c_str()) != INVALID_FILE_ATTRIBUTES; }
 
 bool IsExecutableFile(const char* path) {
-  DWORD attributes = GetFileAttributesA(path);
+  DWORD attributes = GetFileAttributesW(WidePath(path).c_str());
   return attributes != INVALID_FILE_ATTRIBUTES && !(attributes & FILE_ATTRIBUTE_DIRECTORY);
 }
 
 std::string RealPath(const char* path) {
-  HANDLE handle = CreateFileA(path, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr, OPEN_EXISTING,
-                              FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  HANDLE handle = CreateFileW(WidePath(path).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                              nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
   if (handle == INVALID_HANDLE_VALUE) return std::string();
-  char resolved[MAX_PATH * 4];
-  DWORD size = GetFinalPathNameByHandleA(handle, resolved, sizeof resolved, FILE_NAME_NORMALIZED);
+  DWORD size = GetFinalPathNameByHandleW(handle, nullptr, 0, FILE_NAME_NORMALIZED);
+  std::wstring resolved(size, L'\0');
+  size = size ? GetFinalPathNameByHandleW(handle, &resolved[0], size, FILE_NAME_NORMALIZED) : 0;
   CloseHandle(handle);
-  if (size == 0 || size >= sizeof resolved) return std::string();
-  std::string result(resolved, size);
-  // "\\?\C:\x" -> "C:\x"
+  if (size == 0 || size >= resolved.size()) return std::string();
+  std::string result = Utf8Text(resolved.data(), size);
+  // "\\?\C:\x" -> "C:\x" (a long one too: RealPath's callers compare and print it)
   if (result.compare(0, 4, "\\\\?\\") == 0) result.erase(0, 4);
   return result;
 }
 
 std::string ExecutablePath() {
-  char path[MAX_PATH * 4];
-  DWORD size = GetModuleFileNameA(nullptr, path, sizeof path);
-  if (size == 0 || size >= sizeof path) return std::string();
-  return std::string(path, size);
+  std::wstring path(32768, L'\0');  // the longest path Windows has
+  DWORD size = GetModuleFileNameW(nullptr, &path[0], static_cast<DWORD>(path.size()));
+  if (size == 0 || size >= path.size()) return std::string();
+  return Utf8Text(path.data(), size);
 }
 
 }  // namespace ronin

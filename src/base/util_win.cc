@@ -11,6 +11,7 @@
 
 #include <vector>
 
+#include "base/wide_path.h"
 #include "base/win32.h"
 
 namespace ronin {
@@ -72,19 +73,23 @@ bool ActiveCodePageIsUtf8() { return GetACP() == CP_UTF8; }
 
 std::string LastSystemError() { return LastErrorText(); }
 
-std::string RawCommandLine() { return GetCommandLineA(); }
+std::string RawCommandLine() {
+  const wchar_t* line = GetCommandLineW();
+  return Utf8Text(line, wcslen(line));
+}
 
 void PutEnvironmentEntry(const std::string& entry) { _putenv(entry.c_str()); }
 
 void UseOneMallocArena() {}
 
+// UTF-8 whatever the code page, as every path ronin holds.
 std::string WorkingDirectory() {
-  std::vector<char> buffer(1024);
-  while (!_getcwd(buffer.data(), static_cast<int>(buffer.size()))) {
+  std::vector<wchar_t> buffer(1024);
+  while (!_wgetcwd(buffer.data(), static_cast<int>(buffer.size()))) {
     if (errno != ERANGE) Fatal("cannot determine working directory: %s", strerror(errno));
     buffer.resize(buffer.size() * 2);
   }
-  return buffer.data();
+  return Utf8Text(buffer.data(), wcslen(buffer.data()));
 }
 
 }  // namespace ronin

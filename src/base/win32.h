@@ -8,6 +8,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "base/util.h"
 
@@ -46,6 +47,29 @@ class LoadEstimate {
   uint64_t idle_ticks_ = 0;
   uint64_t total_ticks_ = 0;
   double load_ = -0.0;
+};
+
+// CreateProcess's extended start-up information naming the only handles
+// the child inherits (PROC_THREAD_ATTRIBUTE_HANDLE_LIST), instead of every
+// inheritable handle of the process: a command then cannot hold another
+// command's pipe open, nor the build log, whatever other thread creates
+// inheritable handles meanwhile. Each handle must be inheritable.
+class InheritOnly {
+ public:
+  explicit InheritOnly(std::vector<HANDLE> handles);
+  ~InheritOnly();
+  InheritOnly(const InheritOnly&) = delete;
+  InheritOnly& operator=(const InheritOnly&) = delete;
+
+  // Puts the list into `startup`; returns the creation flag that says so
+  // (EXTENDED_STARTUPINFO_PRESENT), or 0 where the system has no handle
+  // list (the child then inherits every inheritable handle).
+  DWORD Attach(STARTUPINFOEXW* startup);
+
+ private:
+  std::vector<HANDLE> handles_;
+  std::vector<char> attributes_;
+  bool initialized_ = false;
 };
 
 }  // namespace ronin

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <tlhelp32.h>
 
+#include <utility>
+
 namespace ronin {
 
 std::string ErrorText(DWORD error) {
@@ -96,6 +98,28 @@ FILETIME FileTimeFromTimeStamp(TimeStamp time) {
   result.dwLowDateTime = static_cast<DWORD>(ticks);
   result.dwHighDateTime = static_cast<DWORD>(ticks >> 32);
   return result;
+}
+
+InheritOnly::InheritOnly(std::vector<HANDLE> handles) : handles_(std::move(handles)) {}
+
+InheritOnly::~InheritOnly() {
+  if (initialized_) DeleteProcThreadAttributeList(reinterpret_cast<LPPROC_THREAD_ATTRIBUTE_LIST>(attributes_.data()));
+}
+
+DWORD InheritOnly::Attach(STARTUPINFOEXW* startup) {
+  startup->StartupInfo.cb = sizeof *startup;
+  SIZE_T size = 0;
+  InitializeProcThreadAttributeList(nullptr, 1, 0, &size);
+  if (!size || initialized_) return 0;
+  attributes_.resize(size);
+  auto* list = reinterpret_cast<LPPROC_THREAD_ATTRIBUTE_LIST>(attributes_.data());
+  if (!InitializeProcThreadAttributeList(list, 1, 0, &size)) return 0;
+  initialized_ = true;
+  if (!UpdateProcThreadAttribute(list, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST, handles_.data(),
+                                 handles_.size() * sizeof(HANDLE), nullptr, nullptr))
+    return 0;
+  startup->lpAttributeList = list;
+  return EXTENDED_STARTUPINFO_PRESENT;
 }
 
 }  // namespace ronin

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -58,12 +57,6 @@ bool WriteAtomically(const std::string& path, const std::string& bytes, bool exe
   if (ok && RenameReplacing(tmp.c_str(), path.c_str())) return true;
   unlink(tmp.c_str());
   return false;
-}
-
-int64_t NowNanos() {
-  struct timespec now;
-  clock_gettime(CLOCK_REALTIME, &now);
-  return int64_t{now.tv_sec} * 1000000000 + now.tv_nsec;
 }
 
 // The name of the empty blob, which is never stored (BuildCache::GetBlob).
@@ -318,7 +311,7 @@ void BuildCache::Fetch(Restore* restore) {
 bool BuildCache::Finish(Restore* restore) {
   if (!restore->hit) {
     ++counts_.misses;
-    running_[restore->edge] = Running{std::move(restore->first_key), std::move(restore->keyed_files), NowNanos(),
+    running_[restore->edge] = Running{std::move(restore->first_key), std::move(restore->keyed_files), FileTimeNow(),
                                       std::move(restore->manifest)};
     return false;
   }
@@ -392,7 +385,7 @@ std::string BuildCache::RestoredDepsText(const Restore& restore, const std::vect
   return text + "\n";
 }
 
-bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int64_t start_ns,
+bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, TimeStamp started,
                                 std::vector<FileHash>* deps, std::string* filtered_output,
                                 std::optional<std::vector<std::string>>* discovered) {
   std::vector<std::string> paths;
@@ -418,11 +411,11 @@ bool BuildCache::DiscoveredDeps(const Edge* edge, const std::string& output, int
     if (!empty && edge->GetBinding(Rule::kDeps) == "gcc") *discovered = paths;
   }
   for (const std::string& path : paths) {
-    int64_t mtime_ns;
-    std::string digest = hasher_.Digest(path, &mtime_ns);
+    int64_t mtime;
+    std::string digest = hasher_.Digest(path, &mtime);
     if (!IsSha256Hex(digest)) return false;  // a dependency that is gone: not reproducible
     // Written after the command started: it may have read either version.
-    if (mtime_ns > start_ns) return false;
+    if (mtime > started) return false;
     deps->emplace_back(mapper_.ToKeyPath(path), digest);
   }
   return true;
@@ -442,7 +435,7 @@ void BuildCache::Store(Edge* edge, const std::string& output, std::optional<std:
     if (hasher_.Digest(file.first) != file.second) return;
   DepsManifest::Run stored;
   std::string log;
-  if (!DiscoveredDeps(edge, output, run.start_ns, &stored.deps, &log, discovered)) return;
+  if (!DiscoveredDeps(edge, output, run.started, &stored.deps, &log, discovered)) return;
   CacheEntry& entry = stored.entry;
   std::string bytes;
   for (const Node* node : edge->outputs) {

@@ -97,7 +97,7 @@ class BuildCache {
   std::string FirstKey(const Edge* edge, std::vector<FileHash>* keyed_files);
   // The discovered deps of a run that just finished, in key form with
   // digests; false if they cannot be known (then nothing is stored).
-  bool DiscoveredDeps(const Edge* edge, const std::string& output, int64_t start_ns,
+  bool DiscoveredDeps(const Edge* edge, const std::string& output, TimeStamp started,
                       std::vector<FileHash>* deps, std::string* filtered_output,
                       std::optional<std::vector<std::string>>* discovered);
   // The manifest under `first_key` into *manifest and, on a hit, *run (its
@@ -122,7 +122,9 @@ class BuildCache {
   struct Running {
     std::string first_key;
     std::vector<FileHash> keyed_files;  // as Restore::keyed_files
-    int64_t start_ns;                   // wall clock when it started
+    // When it started, in file times' units (FileTimeNow: on Windows not
+    // nanoseconds since 1970), to compare with its files' mtimes.
+    TimeStamp started;
     DepsManifest manifest;              // as Restore::manifest
   };
   std::map<const Edge*, Running> running_;  // misses now running

@@ -44,7 +44,8 @@ class FileHasher {
  public:
   // The file's digest, or "missing"/"unreadable" (keys stay well defined
   // for inputs that are not regular files). With `mtime_ns`, also the
-  // modification time seen (-1 if missing), so that a caller asking "was it
+  // modification time seen, in FileStatus::mtime's units (on Windows not
+  // nanoseconds; -1 if missing), so that a caller asking "was it
   // written since?" needs no second stat: one stat serves both, and a file
   // that changed while it was read reports its newer time.
   std::string Digest(const std::string& path, int64_t* mtime_ns = nullptr);

@@ -10,7 +10,6 @@
 
 #include "audit/access_monitor.h"
 #include "base/util.h"
-#include "exec/job_reaper.h"
 #include "sched/remote_launchers.h"
 #include "status/status.h"
 #include "watch/file_watcher.h"
@@ -137,7 +136,6 @@ bool ApplyJobReaper(const char* value, BuildConfig* config, std::string* err) {
     *err = "expected on or off";
     return false;
   }
-  if (setting == "on" && !JobReaper::Available(err)) return false;
   config->ronin.job_reaper = setting == "on";
   return true;
 }

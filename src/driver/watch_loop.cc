@@ -15,6 +15,7 @@
 #include "graph/graph.h"
 #include "graph/state.h"
 #include "scan/dep_loader.h"
+#include "scan/stale_verdicts.h"
 #include "sched/skip_settlement.h"
 #include "status/live_status.h"
 #include "status/status_forwarder.h"
@@ -403,7 +404,10 @@ ExitStatus WatchLoop::BuildRound(const std::vector<Node*>& changed, bool* reload
     *status_ = NewStatus(config);
     ninja_->explanations_ = Explanations(config.explain);
     ninja_->start_time_millis_ = MonotonicMillis();
-    ninja_->state_.ForgetVerdicts();
+    // Only what the changes (and the last round's commands) reach is
+    // scanned again: the rest keeps its verdict.
+    ForgetStaleVerdicts(ninja_->state_, changed, ran_);
+    ran_.clear();
     if (ninja_->skip_settlement_) ninja_->skip_settlement_->ForgetSettled();
   }
   FinishedEdges finished(status_->get());
@@ -431,6 +435,7 @@ ExitStatus WatchLoop::BuildRound(const std::vector<Node*>& changed, bool* reload
 }
 
 void WatchLoop::NoteWhatRan(const std::vector<Edge*>& finished, bool* reload) {
+  ran_.insert(ran_.end(), finished.begin(), finished.end());
   for (Edge* edge : finished) {
     for (Node* output : edge->outputs) {
       std::string err;

@@ -3,14 +3,15 @@
 // changed (watch/file_watcher.h); each settled set of changes is a round:
 // the changed files alone are stat'ed again, and the targets are built as
 // a one-shot ninja would build them now (the same scan over the same graph,
-// the same output), after a line saying what changed. A change to a
+// the same output; only what the changes reach is scanned again), after a line saying what changed. A change to a
 // manifest file, a regenerated manifest or a rebuilt dyndep file means a
 // fresh run instead: the caller loads everything again.
 //
 // What the rounds keep between them (watch_loop.cc): every node's stat (a
 // file not seen to change keeps its mtime), the discovered deps each edge
 // loaded (forgotten for the edges that ran, whose deps changed), the logs
-// (open, and updated in memory by the build).
+// (open, and updated in memory by the build), and the verdicts of the
+// last scan that no change reached (scan/stale_verdicts.h).
 #ifndef RONIN_DRIVER_WATCH_LOOP_H_
 #define RONIN_DRIVER_WATCH_LOOP_H_
 
@@ -117,6 +118,8 @@ class WatchLoop {
   // Canonical path and mtime when loaded, sorted by path.
   std::vector<std::pair<std::string, int64_t>> manifest_files_;
   std::unordered_set<const Node*> dyndep_files_;
+  // The edges that ran since the last scan: their verdicts are stale.
+  std::vector<Edge*> ran_;
   size_t nodes_seen_ = 0;  // nodes whose directories are in dirs_
   bool said_watching_ = false;
   bool manifest_rebuilt_ = false;

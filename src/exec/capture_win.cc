@@ -2,9 +2,8 @@
 // stdout, read until the command and its children close it.
 #include "exec/capture.h"
 
-#include <vector>
-
 #include "base/util.h"
+#include "base/wide_path.h"
 #include "base/win32.h"
 
 namespace ronin {
@@ -19,17 +18,19 @@ int RunCapturingStdout(const std::string& command, const std::string* environmen
   if (!SetHandleInformation(read_end, HANDLE_FLAG_INHERIT, 0))
     Fatal("SetHandleInformation: %s", LastErrorText().c_str());
 
-  STARTUPINFOA startup = {};
+  STARTUPINFOW startup = {};
   startup.cb = sizeof startup;
   startup.dwFlags = STARTF_USESTDHANDLES;
   startup.hStdInput = nul;
   startup.hStdOutput = write_end;
   startup.hStdError = GetStdHandle(STD_ERROR_HANDLE);
   PROCESS_INFORMATION process = {};
-  std::vector<char> line(command.begin(), command.end());
-  line.push_back('\0');
+  // UTF-16, so that the command's UTF-8 reaches it whatever the code page
+  // (the environment block stays in the code page's bytes, as -e gives it).
+  std::wstring line;
   void* block = environment ? const_cast<char*>(environment->data()) : nullptr;
-  if (!CreateProcessA(nullptr, line.data(), nullptr, nullptr, /*inherit handles=*/TRUE, 0, block, nullptr, &startup,
+  if (!WideCommandLine(command, &line) ||
+      !CreateProcessW(nullptr, &line[0], nullptr, nullptr, /*inherit handles=*/TRUE, 0, block, nullptr, &startup,
                       &process))
     Fatal("CreateProcess: %s", LastErrorText().c_str());
   CloseHandle(nul);

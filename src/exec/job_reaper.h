@@ -11,6 +11,17 @@
 // lock (log/build_lock.h), so the next ninja cannot look at those outputs
 // before they are gone. A normal exit has no group registered, so it
 // changes nothing there. `--job-reaper=off` turns it off.
+//
+// On Windows (job_reaper_win.cc) every command starts suspended and joins
+// one job object that kills its processes, children included, when the
+// last handle to it closes; the reaper is ninja.exe started again
+// (RunIfAsked), told the same events through a pipe, holding the job too.
+// At the pipe's end it ends the job's processes, waits for them, removes
+// the files and exits; were it killed as well, the job's closing still
+// kills the commands. It holds the lock's handover meanwhile
+// (BuildLockHandoverNames). At an orderly exit ninja.exe lifts the job's
+// kill-on-close first, so that what commands left running on purpose (a
+// compiler's server) lives on, as on POSIX.
 #ifndef RONIN_EXEC_JOB_REAPER_H_
 #define RONIN_EXEC_JOB_REAPER_H_
 
@@ -39,9 +50,12 @@ JobFiles JobFilesOf(const Edge& edge);
 
 class JobReaper {
  public:
-  // Whether this platform has a reaper; false with *err saying why
-  // (Windows: not yet, so --job-reaper=on is refused there).
-  static bool Available(std::string* err);
+  // When this process was started as a reaper (Windows starts ninja.exe
+  // again; POSIX forks and never asks): true, having served until ninja
+  // ended, with the exit code to return from main. Called first thing in
+  // main: on Windows a program that never calls it (the unit tests) starts
+  // no reaper, since a copy of it would not serve as one.
+  static bool RunIfAsked(int argc, char** argv, int* exit_code);
   // Starts the reaper on first use; false if it could not be started (the
   // build goes on without it, as Ninja would).
   static JobReaper* Get();
@@ -57,9 +71,11 @@ class JobReaper {
   static void LetGoOfLock();
 
  private:
-  explicit JobReaper(int fd) : fd_(fd) {}
+  // The platform's channel to the reaper (a socket; pipes and the job).
+  struct Platform;
+  explicit JobReaper(Platform* platform) : platform_(platform) {}
   void Send(const std::string& message);
-  int fd_;
+  Platform* platform_;  // never freed: the reaper's end is ninja's exit
 };
 
 }  // namespace ronin

@@ -14,6 +14,7 @@
 
 #include <cstring>
 
+#include "exec/job_reaper_protocol.h"
 #include "graph/graph.h"
 #include "log/build_lock.h"
 
@@ -21,19 +22,8 @@ namespace ronin {
 
 namespace {
 
-// Each event is a header; an add is followed by `payload` bytes of file
-// records: int64 mtime, uint32 length (| kAlways), the path's bytes.
-struct Header {
-  int32_t id;
-  int32_t kind;  // kAdd or kRemove, | kLonePid for a console job's pid
-  uint32_t payload;
-};
+using namespace reaper_protocol;
 
-constexpr int32_t kAdd = 1;
-constexpr int32_t kRemove = 2;
-constexpr int32_t kLonePid = 4;
-constexpr int32_t kLetGoOfLock = 8;  // answered with one byte once done
-constexpr uint32_t kAlways = 1u << 31;
 constexpr size_t kMaxKeptFds = 8;        // the socket and the build locks
 constexpr int kDeathPolls = 2000;        // 1 ms apart: a command stuck in I/O
                                          // or a zombie nobody reaps is not
@@ -171,12 +161,12 @@ void Tracker::RemoveFiles() const {
   char path[PATH_MAX];
   const char* at = files_.data();
   const char* end = at + files_.size();
-  while (end - at >= 12) {
+  while (end - at >= static_cast<ptrdiff_t>(kFileRecordHead)) {
     int64_t mtime;
     uint32_t length;
     memcpy(&mtime, at, 8);
     memcpy(&length, at + 8, 4);
-    at += 12;
+    at += kFileRecordHead;
     bool always = length & kAlways;
     length &= ~kAlways;
     if (length > static_cast<size_t>(end - at)) return;
@@ -274,15 +264,15 @@ bool KeptDescriptors(int socket, int* keep, size_t* count) {
   return true;
 }
 
-void AppendBytes(std::string* out, const void* bytes, size_t size) {
-  out->append(static_cast<const char*>(bytes), size);
-}
-
 }  // namespace
+
+struct JobReaper::Platform {
+  int fd;
+};
 
 static JobReaper* g_reaper = nullptr;  // once started
 
-bool JobReaper::Available(std::string*) { return true; }
+bool JobReaper::RunIfAsked(int, char**, int*) { return false; }
 
 JobReaper* JobReaper::Get() {
   static JobReaper* reaper = g_reaper = [] () -> JobReaper* {
@@ -305,49 +295,34 @@ JobReaper* JobReaper::Get() {
     close(fds[1]);
     // Not our child to wait for: it exits after us. Its zombie, if it
     // ended early, is harmless and reaped by init once we exit.
-    return new JobReaper(fds[0]);
+    return new JobReaper(new Platform{fds[0]});
   }();
   return reaper;
 }
 
 void JobReaper::Started(pid_t pid, bool whole_group, const JobFiles& files) {
-  std::string message(sizeof(Header), '\0');
-  for (const JobFile& file : files) {
-    uint32_t length = static_cast<uint32_t>(file.path.size());
-    if (length & kAlways) continue;  // 2 GiB paths do not exist
-    length |= file.always ? kAlways : 0;
-    AppendBytes(&message, &file.mtime, sizeof(file.mtime));
-    AppendBytes(&message, &length, sizeof(length));
-    message += file.path;
-  }
-  Header header{pid, kAdd | (whole_group ? 0 : kLonePid), static_cast<uint32_t>(message.size() - sizeof(Header))};
-  memcpy(&message[0], &header, sizeof(header));
-  Send(message);
+  Send(AddEvent(pid, whole_group, files));
 }
 
-void JobReaper::Reaped(pid_t pid, bool whole_group) {
-  Header header{pid, kRemove | (whole_group ? 0 : kLonePid), 0};
-  Send(std::string(reinterpret_cast<const char*>(&header), sizeof(header)));
-}
+void JobReaper::Reaped(pid_t pid, bool whole_group) { Send(RemoveEvent(pid, whole_group)); }
 
 void JobReaper::LetGoOfLock() {
-  if (!g_reaper || g_reaper->fd_ < 0) return;
-  Header header{0, kLetGoOfLock, 0};
-  g_reaper->Send(std::string(reinterpret_cast<const char*>(&header), sizeof(header)));
+  if (!g_reaper || g_reaper->platform_->fd < 0) return;
+  g_reaper->Send(LetGoOfLockEvent());
   char done;
-  while (g_reaper->fd_ >= 0 && read(g_reaper->fd_, &done, 1) < 0 && errno == EINTR) {
+  while (g_reaper->platform_->fd >= 0 && read(g_reaper->platform_->fd, &done, 1) < 0 && errno == EINTR) {
   }
 }
 
 void JobReaper::Send(const std::string& message) {
   size_t sent = 0;
-  while (fd_ >= 0 && sent < message.size()) {
-    ssize_t n = send(fd_, message.data() + sent, message.size() - sent, MSG_NOSIGNAL);
+  while (platform_->fd >= 0 && sent < message.size()) {
+    ssize_t n = send(platform_->fd, message.data() + sent, message.size() - sent, MSG_NOSIGNAL);
     if (n >= 0) {
       sent += static_cast<size_t>(n);
     } else if (errno != EINTR) {
-      close(fd_);  // the reaper is gone: go on as Ninja would
-      fd_ = -1;
+      close(platform_->fd);  // the reaper is gone: go on as Ninja would
+      platform_->fd = -1;
     }
   }
 }

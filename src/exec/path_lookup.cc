@@ -18,10 +18,20 @@ bool IsPathName(const std::string& program) {
   return program.find('/') != std::string::npos || (kWindows && program.find('\\') != std::string::npos);
 }
 
+// The file a name runs: on Windows, CreateProcess adds ".exe" to a name
+// whose last component has no extension (`tools\cc` runs tools\cc.exe).
+std::string ExecutableFileName(const std::string& program) {
+  if (!kWindows) return program;
+  size_t last = program.find_last_of("/\\");
+  size_t base = last == std::string::npos ? 0 : last + 1;
+  return program.find('.', base) == std::string::npos ? program + ".exe" : program;
+}
+
 }  // namespace
 
-std::string FindProgramIn(const std::string& program, const char* path) {
-  if (program.empty()) return "";
+std::string FindProgramIn(const std::string& name, const char* path) {
+  if (name.empty()) return "";
+  std::string program = ExecutableFileName(name);
   if (IsPathName(program)) return IsExecutableFile(program.c_str()) ? program : "";
   if (!path) return "";
   std::string_view entries(path);

@@ -18,7 +18,11 @@ namespace ronin {
 // that hold a directory, or a file without execute permission, of that
 // name are passed over, as the shell passes them over. With `path` null
 // (PATH unset) a name without '/' is not found: the shell then searches a
-// list of its own (dash's and bash's differ), which is not guessed.
+// list of its own (dash's and bash's differ), which is not guessed. On
+// Windows, as CreateProcess, a name whose last component has no extension
+// is that name with ".exe", '\\' is a separator too and PATH's entries are
+// ';'-separated (CreateProcess also looks in ninja.exe's folder, the current
+// one and the system's before PATH, which is not followed here).
 std::string FindProgramIn(const std::string& program, const char* path);
 
 // FindProgramIn with $PATH. A name without '/' is searched once per run

@@ -195,17 +195,21 @@ void State::Reset() {
 }
 
 void State::ForgetVerdicts() {
-  for (Node& node : nodes_) {
-    node.dirty = false;
-    // A missing phony output took its newest input's mtime: worked out again.
-    if (node.existence == Node::Existence::kMissing) node.mtime = 0;
-  }
-  for (Edge* edge : edges()) {
-    edge->outputs_ready = false;
-    edge->ForgetReadyInputs();
-    edge->mark = Edge::Visit::kNone;
-    edge->prev_elapsed_time_millis = -1;  // read from the log again: it may have run since
-  }
+  for (Node& node : nodes_) ForgetVerdictOf(&node);
+  for (Edge* edge : edges()) ForgetVerdictOf(edge);
+}
+
+void State::ForgetVerdictOf(Node* node) {
+  node->dirty = false;
+  // A missing phony output took its newest input's mtime: worked out again.
+  if (node->existence == Node::Existence::kMissing) node->mtime = 0;
+}
+
+void State::ForgetVerdictOf(Edge* edge) {
+  edge->outputs_ready = false;
+  edge->ForgetReadyInputs();
+  edge->mark = Edge::Visit::kNone;
+  edge->prev_elapsed_time_millis = -1;  // read from the log again: it may have run since
 }
 
 Scope* State::NewScope(Scope* parent) {

@@ -108,6 +108,10 @@ class State {
   // files and the discovered deps loaded. --watch scans again so, having
   // stat'ed only the files that changed (Node::Stat).
   void ForgetVerdicts();
+  // ...of one node or edge (scan/stale_verdicts.h forgets only those a
+  // change makes stale).
+  static void ForgetVerdictOf(Node* node);
+  static void ForgetVerdictOf(Edge* edge);
 
   void set_observer(NodeObserver* observer) { observer_ = observer; }
   // True once any edge has a dyndep binding.

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/platform.h"
+
 namespace ronin {
 
 // The file's fixed header: magic, u32 format, u32 key size, u64 body size,
@@ -36,6 +38,15 @@ inline uint64_t ImageStringsHash(const char* strings, size_t size,
     hash = hash_seeded(strings + done, std::min(kImageStringsChunk, size - done), hash);
   return hash;
 }
+
+// A node's flags in the image. With kNodeSlashBits its slash bits
+// (base/platform.h) follow as a u64, never 0: only Windows has any, and a
+// POSIX image with the flag is damaged (its loader then reads each node
+// as before slash bits, with no instruction more).
+constexpr uint32_t kNodeFromDepLoader = 1;
+constexpr uint32_t kNodeDyndepPending = 2;
+constexpr uint32_t kNodeSlashBits = 4;
+constexpr uint32_t kNodeFlagsAll = kNodeFromDepLoader | kNodeDyndepPending | (kWindows ? kNodeSlashBits : 0);
 
 // Bytes written at a cursor into room kept ahead (a U32 is a store, not a
 // call to std::string::append: an image takes millions of them).

@@ -15,7 +15,8 @@ const char kGraphImagePath[] = ".ronin_graph";
 namespace {
 
 // Bumped whenever the body's layout or the meaning of a field changes.
-const uint32_t kImageFormat = 1;
+// 2: a node's slash bits (Windows), after its flags.
+const uint32_t kImageFormat = 2;
 // A file modified this recently (seconds) may change again without its
 // size or mtime changing (a clock tick is milliseconds on some file systems).
 const int64_t kRacyWindowSeconds = 2;
@@ -57,9 +58,6 @@ bool SameFile(const ManifestStamp& recorded) {
 
 GraphImageSetting GraphImageConfigured() {
   static const GraphImageSetting setting = [] {
-    // The image keeps no slash bits (base/platform.h) yet: on Windows every
-    // build parses, so that $in and $out keep the manifest's spelling.
-    if (kWindows) return GraphImageSetting::kOff;
     const char* value = getenv("RONIN_GRAPH_IMAGE");
     if (value && strcmp(value, "0") == 0) return GraphImageSetting::kOff;
     if (value && strcmp(value, "1") == 0) return GraphImageSetting::kAlways;

@@ -306,10 +306,13 @@ class GraphImageReader::Decoder {
       if (!Boundary()) return false;
       std::string_view path;
       uint32_t flags = 0;
-      if (!Ref(&path) || path.empty() || !in_.U32(&flags) || flags > 3) return false;
+      uint64_t slash_bits = 0;
+      if (!Ref(&path) || path.empty() || !in_.U32(&flags) || flags > kNodeFlagsAll) return false;
+      if (kWindows && (flags & kNodeSlashBits) && (!in_.U64(&slash_bits) || slash_bits == 0)) return false;
       Node* node = &state_->nodes_.emplace_back(path);
-      node->generated_by_dep_loader = flags & 1;
-      node->dyndep_pending = flags & 2;
+      node->generated_by_dep_loader = flags & kNodeFromDepLoader;
+      node->dyndep_pending = flags & kNodeDyndepPending;
+      node->set_slash_bits(slash_bits);
       ++node_count_;
       if (state_->observer_) state_->observer_->NodeCreated(node);
       Pending& slot = pending[i % kLookahead];

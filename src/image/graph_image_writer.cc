@@ -255,7 +255,11 @@ class GraphImageWriter::Encoder {
     for (const Node* node : nodes_) {
       Item();
       Ref(node->path);
-      sections_.U32((node->generated_by_dep_loader ? 1u : 0u) | (node->dyndep_pending ? 2u : 0u));
+      // Slash bits (Windows only: a constant 0 on POSIX) follow when set.
+      uint64_t slash_bits = node->slash_bits();
+      sections_.U32((node->generated_by_dep_loader ? kNodeFromDepLoader : 0u) |
+                    (node->dyndep_pending ? kNodeDyndepPending : 0u) | (slash_bits ? kNodeSlashBits : 0u));
+      if (slash_bits) sections_.U64(slash_bits);
     }
   }
 

@@ -1,10 +1,15 @@
 #include "insight/build_history.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
-#include "base/disk.h"
+#include "base/file_io.h"
 #include "log/build_log.h"
 
 namespace ronin {
@@ -63,9 +68,32 @@ JobKey KeyOf(const Line& line) {
 
 }  // namespace
 
+// The log's bytes, opened and read as BuildLog::Load does, so that a log the
+// tools cannot read is worded as the build words it (the C runtime's words
+// on Windows too, not the system's).
+static bool ReadLog(const std::string& path, std::string* text, std::string* err) {
+  int fd = OpenFile(path.c_str(), O_RDONLY);
+  if (fd < 0) {
+    *err = strerror(errno);
+    return false;
+  }
+  text->clear();
+  char chunk[64 << 10];
+  ssize_t n;
+  while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      *err = strerror(errno);
+      break;
+    }
+    text->append(chunk, static_cast<size_t>(n));
+  }
+  close(fd);
+  return n == 0;
+}
+
 bool BuildHistory::Load(const std::string& path, std::string* err) {
-  RealDiskInterface disk;
-  if (disk.ReadFile(path, &text_, err) != FileReader::Status::kOkay) return false;
+  if (!ReadLog(path, &text_, err)) return false;
   lines_.clear();
   last_build_begin_ = 0;
   if (text_.empty()) return true;  // an empty log: no build yet

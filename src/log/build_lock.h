@@ -19,10 +19,16 @@ namespace ronin {
 // is stale.
 bool LockBuildDirectory(const std::string& dir, bool* waited, std::string* err);
 
-// The descriptors holding this process's locks: the job reaper keeps them
-// until the commands of a ninja that died are gone (exec/job_reaper.h). None
-// on Windows, which has no reaper yet.
+// The descriptors holding this process's locks: the POSIX job reaper keeps
+// them until the commands of a ninja that died are gone (exec/job_reaper.h).
+// None on Windows, where a mutex cannot change hands.
 std::vector<int> HeldBuildLockDescriptors();
+
+// Windows: for each lock this process holds, the name of a mutex that the
+// job reaper holds instead (exec/job_reaper_win.cc) until the commands of a
+// ninja that died are gone; whoever takes the lock next waits for it.
+// None on POSIX, whose reaper keeps the descriptors.
+std::vector<std::string> BuildLockHandoverNames();
 
 }  // namespace ronin
 

@@ -119,4 +119,6 @@ std::vector<int> HeldBuildLockDescriptors() {
   return fds;
 }
 
+std::vector<std::string> BuildLockHandoverNames() { return {}; }
+
 }  // namespace ronin

@@ -4,7 +4,11 @@
 // releases it when its owner exits, however it exits. The owner's process
 // id is published beside it in a named shared block, so that a second
 // ninja can say whom it waits for, and a ninja started by a command of the
-// running build (an ancestor holds the lock) does not wait for it.
+// running build (an ancestor holds the lock) does not wait for it. Since
+// the system frees the mutex as soon as its owner dies, the job reaper of a
+// ninja that died holds a second mutex, the lock's handover, until the
+// commands are gone and their outputs removed: a ninja that took the lock
+// waits for that too.
 #include "log/build_lock.h"
 
 #include <stdio.h>
@@ -12,6 +16,7 @@
 #include <map>
 #include <string>
 
+#include "base/wide_path.h"
 #include "base/win32.h"
 
 namespace ronin {
@@ -32,8 +37,8 @@ std::map<std::string, HeldLock>& HeldLocks() {
 // "ronin-build-dir-SERIAL-INDEX", or "" (with *err) if the directory
 // cannot be opened.
 std::string LockName(const std::string& dir, std::string* err) {
-  HANDLE handle = CreateFileA(dir.c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
-                              OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  HANDLE handle = CreateFileW(WidePath(dir).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                              nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
   if (handle == INVALID_HANDLE_VALUE) {
     *err = "opening build directory " + dir + ": " + LastErrorText();
     return std::string();
@@ -88,9 +93,22 @@ bool IsAncestor(DWORD candidate) {
   return false;
 }
 
+std::string HandoverName(const std::string& lock_name) { return lock_name + "-handover"; }
+
+// Waits until no job reaper holds the lock's handover (bounded: a reaper
+// is done within seconds, and a handover nobody holds is free at once).
+void WaitForHandover(const std::string& lock_name) {
+  HANDLE handover = OpenMutexA(SYNCHRONIZE | MUTEX_MODIFY_STATE, FALSE, HandoverName(lock_name).c_str());
+  if (!handover) return;
+  DWORD result = WaitForSingleObject(handover, 30 * 1000);
+  if (result == WAIT_OBJECT_0 || result == WAIT_ABANDONED) ReleaseMutex(handover);
+  CloseHandle(handover);
+}
+
 void Hold(const std::string& name, HANDLE mutex, HANDLE holder_block) {
   WriteHolder(holder_block, GetCurrentProcessId());
   HeldLocks()[name] = {mutex, holder_block};
+  WaitForHandover(name);
 }
 
 }  // namespace
@@ -133,5 +151,11 @@ bool LockBuildDirectory(const std::string& dir, bool* waited, std::string* err) 
 }
 
 std::vector<int> HeldBuildLockDescriptors() { return {}; }
+
+std::vector<std::string> BuildLockHandoverNames() {
+  std::vector<std::string> names;
+  for (const auto& held : HeldLocks()) names.push_back(HandoverName(held.first));
+  return names;
+}
 
 }  // namespace ronin

@@ -1,9 +1,13 @@
 // dns_resolver.h's ResolveHost on Windows: the hosts file under the system
 // directory, then the system's resolver (getaddrinfo), which knows the
-// machine's DNS servers (there is no resolv.conf to read).
+// machine's DNS servers (there is no resolv.conf to read). For tests,
+// RONIN_RESOLV_CONF names nameservers that ronin's own client asks instead,
+// as on POSIX (under wine getaddrinfo is the Linux host's, which no test
+// can point at a DNS server of its own).
 #include "net/dns_resolver.h"
 #include "net/http_server.h"  // ResolveListenAddresses: numeric and hosts-file names
 
+#include <stdlib.h>
 #include <string.h>
 
 namespace ronin {
@@ -22,6 +26,8 @@ std::string HostsFile() {
 bool ResolveHost(const std::string& host, int port, std::vector<sockaddr_storage>* addresses,
                  std::string* err) {
   if (ResolveListenAddresses(host, port, HostsFile().c_str(), addresses, err)) return true;
+  if (const char* resolv_conf = getenv("RONIN_RESOLV_CONF"))
+    return ResolveWithDns(host, port, resolv_conf, addresses, err);
   // A socket starts Winsock, which getaddrinfo needs.
   int probe = OpenSocket(AF_INET, SOCK_STREAM, false);
   if (probe >= 0) CloseSocket(probe);

@@ -1,8 +1,9 @@
 // Descriptors of directories for fstatat, for one thread: the kernel then
 // resolves only a file's last path component, not its whole path. POSIX
-// only (directory_descriptors_posix.cc): on Windows the scan's stats list
-// each directory once instead (disk_win.cc), and the prefetcher does not
-// stat (directory_descriptors_win.cc has no descriptors to give). Kept in
+// only (directory_descriptors_posix.cc): on Windows the scan and the
+// prefetcher list each directory once instead (base/directory_listing.h,
+// scan/prefetch_stats_win.cc; directory_descriptors_win.cc has no
+// descriptors to give). Kept in
 // a fixed table (no allocation: a stat worker that called malloc waited on
 // the main thread's malloc lock, and a thread that sleeps on a lock can
 // take milliseconds to run again on a virtual machine).

@@ -1,6 +1,6 @@
 // directory_descriptors.h on Windows: no descriptors to give. The
-// prefetcher, which would use them, is off there (prefetch.cc): the scan
-// lists each directory once instead (disk_win.cc's stat cache).
+// prefetcher's threads list each directory once instead
+// (scan/prefetch_stats_win.cc), as the scan's stat cache does.
 #include "scan/directory_descriptors.h"
 
 namespace ronin {

@@ -45,8 +45,9 @@ bool FilterShowIncludes(std::string_view output, std::string_view prefix, std::v
 // The platform's include paths, as Ninja records them. POSIX
 // (msvc_deps_posix.cc): CanonicalizePath. Windows (msvc_deps_win.cc), as
 // ninja.exe: canonical, then, when on the working directory's drive, made
-// relative to it (RelativeIncludePath); false with *err for a path longer
-// than MAX_PATH ("path too long") or one Windows cannot make absolute.
+// relative to it (RelativeIncludePath); false with *err for a path
+// Windows cannot make absolute. (ninja.exe also refuses one longer than
+// MAX_PATH, "path too long"; ronin takes it: doc/manual.md, On Windows.)
 bool NormalizeIncludePath(std::string* path, std::string* err);
 
 // `path` relative to `base`, both absolute with '/' separators: the

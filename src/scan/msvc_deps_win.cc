@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "base/wide_path.h"
 #include "base/win32.h"
 
 namespace ronin {
@@ -34,18 +35,18 @@ bool IsPlainAbsolute(std::string_view path) {
   return true;
 }
 
+// GetFullPathNameW, which has no MAX_PATH limit (ninja.exe's
+// GetFullPathNameA has).
 bool FullPathName(const std::string& path, std::string* full, std::string* err) {
-  char buffer[_MAX_PATH];
-  DWORD size = GetFullPathNameA(path.c_str(), sizeof buffer, buffer, nullptr);
-  if (size == 0) {
-    *err = "GetFullPathNameA(" + path + "): " + LastErrorText();
+  std::wstring wide = WideText(path);
+  DWORD size = GetFullPathNameW(wide.c_str(), 0, nullptr, nullptr);
+  std::wstring buffer(size, L'\0');
+  if (size) size = GetFullPathNameW(wide.c_str(), size, &buffer[0], nullptr);
+  if (size == 0 || size >= buffer.size()) {
+    *err = "GetFullPathNameA(" + path + "): " + LastErrorText();  // (ninja.exe's words)
     return false;
   }
-  if (size > sizeof buffer) {
-    *err = "path too long";
-    return false;
-  }
-  *full = buffer;
+  *full = Utf8Text(buffer.data(), size);
   return true;
 }
 
@@ -76,11 +77,9 @@ bool SameDrive(const std::string& a, const std::string& b, std::string* err) {
 
 }  // namespace
 
+// (ninja.exe 1.13.2 refuses a path longer than MAX_PATH here, "path too
+// long"; with the wide functions ronin has no such limit.)
 bool NormalizeIncludePath(std::string* path, std::string* err) {
-  if (path->size() > _MAX_PATH) {
-    *err = "path too long";
-    return false;
-  }
   uint64_t slash_bits;
   CanonicalizePath(path, &slash_bits);
   std::string absolute, working_directory;

@@ -10,7 +10,6 @@
 #include "base/background_thread.h"
 #include "graph/graph.h"
 #include "log/build_log.h"
-#include "scan/directory_descriptors.h"
 
 namespace ronin {
 
@@ -49,9 +48,7 @@ bool ParallelStat() {
 }  // namespace
 
 bool PrefetchEnabled() {
-  // On Windows the scan stats each directory once (disk_win.cc's cache, as
-  // ninja.exe does), which stats ahead of it would only duplicate.
-  static const bool enabled = !kWindows && !EnvSwitchOff("RONIN_PREFETCH");
+  static const bool enabled = !EnvSwitchOff("RONIN_PREFETCH");
   return enabled;
 }
 
@@ -61,7 +58,9 @@ size_t PrefetchThreads() {
   return cores < 1 ? 1 : cores > 16 ? 16 : cores;
 }
 
-Prefetcher::Prefetcher(State* state) : state_(state) { state_->set_observer(this); }
+Prefetcher::Prefetcher(State* state, bool list_directories) : state_(state), list_directories_(list_directories) {
+  state_->set_observer(this);
+}
 
 void Prefetcher::NodeCreated(Node* node) {
   Work* last = pending_.empty() ? nullptr : &pending_.back();
@@ -88,12 +87,8 @@ void Prefetcher::StartWorkers() {
   // than the cores keeps each core busy with one thread.
   size_t threads = PrefetchThreads();
   size_t count = threads > 1 ? threads - 1 : 1;
-  // Every stat thread (the main one too, once it helps) keeps directories
-  // open while the build opens its lock and logs: those keep their room.
-  const int kSpareDescriptors = 64;
-  int stat_threads = static_cast<int>(count + 1);
-  dirs_per_thread_ = DirectoryDescriptors::OpenPerThread(stat_threads, kSpareDescriptors);
-  ReserveDescriptorRoom(stat_threads * dirs_per_thread_);
+  // The main thread stats too, once it helps.
+  stats_.reset(new PrefetchStats(static_cast<int>(count + 1), list_directories_));
   for (size_t i = 0; i < count; ++i) workers_.push_back(StartBackgroundThread(&Prefetcher::Drain, this, false));
 }
 
@@ -173,7 +168,7 @@ void Prefetcher::AwaitFirstWork() {
 
 void Prefetcher::Drain(bool help_only) {
   if (!help_only) AwaitFirstWork();
-  DirectoryDescriptors dirs(dirs_per_thread_);
+  PrefetchStats::Thread stats(stats_.get());
   for (;;) {
     Work work;
     {
@@ -184,39 +179,9 @@ void Prefetcher::Drain(bool help_only) {
     }
     if (abandon_) return;
     if (work.count)
-      StatAll(work.first, work.count, &dirs);
+      stats.StatAll(work.first, work.count);
     else
       HashCommands(work.edge_begin, work.edge_end);
-  }
-}
-
-void Prefetcher::StatAll(Node* first, size_t count, DirectoryDescriptors* dirs) {
-  for (Node* node = first; node != first + count; ++node) {
-    std::string_view path = node->path;
-    std::string_view dir = DirName(path);
-    int dir_fd = dirs->Get(dir);
-    if (dir_fd == DirectoryDescriptors::kMissing) {
-      node->MarkMissing();
-      continue;
-    }
-    if (dir_fd == -1) continue;  // left to the scan, which reports errors
-    // The name runs to the end of the path, which is NUL-terminated.
-    const char* name = dir_fd == DirectoryDescriptors::kWorkingDirectory
-                           ? path.data()
-                           : path.data() + dir.size() + (dir == "/" ? 0 : 1);
-    if (!*name) continue;
-    TimeStamp mtime;
-    switch (DirectoryDescriptors::StatAt(dir_fd, name, &mtime)) {
-      case DirectoryDescriptors::Found::kExists:
-        node->mtime = mtime;
-        node->existence = Node::Existence::kExists;
-        break;
-      case DirectoryDescriptors::Found::kMissing:
-        node->MarkMissing();
-        break;
-      case DirectoryDescriptors::Found::kUnknown:
-        break;
-    }
   }
 }
 

@@ -21,12 +21,15 @@
 #include <vector>
 
 #include "graph/state.h"
+#include "scan/prefetch_stats.h"
 
 namespace ronin {
 
 class Prefetcher : public NodeObserver {
  public:
-  explicit Prefetcher(State* state);
+  // `list_directories`: on Windows, stat as the scan's stat cache does
+  // (false: `-d nostatcache`, file by file); see scan/prefetch_stats.h.
+  explicit Prefetcher(State* state, bool list_directories = true);
   // Stops the workers without finishing their work (an error path).
   ~Prefetcher() override;
 
@@ -59,11 +62,12 @@ class Prefetcher : public NodeObserver {
   void AwaitFirstWork();
   // Takes work until the queue is empty and (unless `help_only`) stopping.
   void Drain(bool help_only);
-  void StatAll(Node* first, size_t count, class DirectoryDescriptors* dirs);
   void HashCommands(size_t begin, size_t end);
   void Publish();
 
   State* state_;
+  bool list_directories_;
+  std::unique_ptr<PrefetchStats> stats_;  // made when the workers start
   // The main thread's batches, not yet published (one batch ends where the
   // next node is not adjacent to its last, or at kBatch nodes).
   std::vector<Work> pending_;
@@ -77,7 +81,6 @@ class Prefetcher : public NodeObserver {
   bool stopping_ = false;
   // Set once work (or the stop) was first posted; read without the lock.
   std::atomic<bool> posted_{false};
-  int dirs_per_thread_ = 0;  // directory descriptors each stat thread may keep
   std::atomic<bool> abandon_{false};
   bool joined_ = false;
   std::vector<std::thread> workers_;

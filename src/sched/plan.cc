@@ -102,8 +102,13 @@ bool Plan::AddSubTarget(const Node* target, const Node* target_dependent, std::s
 }
 
 void Plan::ComputeCriticalPath(const DurationModel& durations) {
-  // Topological order (producers before consumers) of every edge reachable
-  // from the targets, by an iterative post-order walk.
+  // Topological order (producers before consumers) of the plan's edges
+  // reachable from the targets, by an iterative post-order walk. Only
+  // they matter: an edge's weight comes from the edges between it and the
+  // targets, and every such edge of an edge to run is in the plan too (it
+  // waits for that edge's output, so it is not ready). The rest of the
+  // graph, often all but a few edges of it, is not walked.
+  auto in_plan = [](const Edge* edge) { return edge && edge->want != Edge::Want::kNotInPlan; };
   std::vector<Edge*> sorted;
   std::vector<bool> visited;
   auto mark_visited = [&visited](const Edge* edge) {
@@ -119,13 +124,13 @@ void Plan::ComputeCriticalPath(const DurationModel& durations) {
   std::vector<Item> stack;
   for (const Node* target : targets_) {
     Edge* producer = target->in_edge;
-    if (!producer || !mark_visited(producer)) continue;
+    if (!in_plan(producer) || !mark_visited(producer)) continue;
     stack.push_back({producer, 0});
     while (!stack.empty()) {
       Item& item = stack.back();
       if (item.next_input < item.edge->inputs.size()) {
         Edge* next = item.edge->inputs[item.next_input++]->in_edge;
-        if (next && mark_visited(next)) stack.push_back({next, 0});
+        if (in_plan(next) && mark_visited(next)) stack.push_back({next, 0});
         continue;
       }
       sorted.push_back(item.edge);
@@ -141,7 +146,7 @@ void Plan::ComputeCriticalPath(const DurationModel& durations) {
     Edge* edge = *it;
     for (const Node* input : edge->inputs) {
       Edge* producer = input->in_edge;
-      if (!producer) continue;
+      if (!in_plan(producer)) continue;
       int64_t candidate = static_cast<int64_t>(edge->critical_path_weight) + durations.Weight(producer);
       candidate = std::min<int64_t>(candidate, INT32_MAX);  // days of work: saturate
       if (candidate > producer->critical_path_weight)

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/disk.h"
+#include "base/file_io.h"
 #include "base/util.h"
 #include "exec/capture.h"
 #include "scan/msvc_deps.h"
@@ -56,7 +57,7 @@ void WriteDepfile(const char* object, const std::vector<std::string>& headers) {
     }
     text.push_back('\n');
   }
-  FILE* file = fopen(path.c_str(), "wb");
+  FILE* file = OpenStream(path.c_str(), "wb");  // (Windows: a long or UTF-8 path too)
   if (!file) {
     unlink(object);
     Fatal("opening %s: %s", path.c_str(), LastSystemError().c_str());

@@ -44,6 +44,11 @@ class FileWatcher {
     // The kernel dropped events (its queue overflowed): anything anywhere
     // may have changed.
     bool overflow = false;
+    // Some entry came or went (created, deleted, moved away): what follows
+    // at once (the new file's close, the file put back) belongs with it.
+    // Without one, every change is settled (a writer closed its file, a
+    // file was renamed into place or touched) and the wait ends at once.
+    bool may_continue = false;
     // SIGINT, SIGTERM or SIGHUP arrived while waiting.
     bool interrupted = false;
     bool empty() const { return entries.empty() && lost.empty() && !overflow && !interrupted; }
@@ -70,9 +75,12 @@ class FileWatcher {
   // call: callers keep track.
   virtual WatchResult Watch(const std::string& dir, int* watch, std::string* err) = 0;
   // Blocks, using no CPU, until something changed, `timeout_millis` passed
-  // (-1: no limit) or a terminating signal arrived. After the first change
-  // it goes on collecting until `settle_millis` pass without another (a
-  // burst of writes is one set of changes), but not past `settle_limit_millis`.
+  // (-1: no limit) or a terminating signal arrived. It then takes every
+  // change queued, and when one may continue (Changes::may_continue) goes
+  // on collecting until `settle_millis` pass without another (a file
+  // deleted and written again is one set of changes), but not past
+  // `settle_limit_millis`. Settled changes alone end the wait at once: a
+  // save is built without a fixed delay.
   // False with *err only on an error of the watcher itself.
   virtual bool Wait(int64_t timeout_millis, int64_t settle_millis, int64_t settle_limit_millis,
                     Changes* changes, std::string* err) = 0;

@@ -19,8 +19,17 @@ namespace ronin {
 namespace {
 
 volatile sig_atomic_t g_watch_interrupted = 0;
+// The write end of a pipe a wait also polls: the handler may run on any
+// thread that lets the signal through (a worker of the build), and only
+// the waiting thread's own ppoll returns early for it.
+volatile sig_atomic_t g_wake_fd = -1;
 
-void NoteInterrupt(int) { g_watch_interrupted = 1; }
+void NoteInterrupt(int) {
+  g_watch_interrupted = 1;
+  int saved_errno = errno;
+  if (g_wake_fd >= 0) (void)!write(g_wake_fd, "", 1);
+  errno = saved_errno;
+}
 
 constexpr int kInterruptSignals[3] = {SIGINT, SIGTERM, SIGHUP};
 
@@ -65,6 +74,8 @@ class InterruptNoting {
  public:
   InterruptNoting() {
     g_watch_interrupted = 0;
+    if (pipe2(wake_, O_NONBLOCK | O_CLOEXEC) != 0) wake_[0] = wake_[1] = -1;  // then ppoll's mask alone
+    g_wake_fd = wake_[1];
     struct sigaction act;
     memset(&act, 0, sizeof(act));
     act.sa_handler = NoteInterrupt;
@@ -72,10 +83,16 @@ class InterruptNoting {
   }
   ~InterruptNoting() {
     for (int i = 0; i < 3; ++i) sigaction(kInterruptSignals[i], &old_actions_[i], nullptr);
+    g_wake_fd = -1;
+    for (int fd : wake_)
+      if (fd >= 0) close(fd);
   }
+  // Readable once a signal was noted (-1 without a pipe).
+  int wake_fd() const { return wake_[0]; }
 
  private:
   struct sigaction old_actions_[3];
+  int wake_[2];
 };
 
 // What a watch asks the kernel for: settled changes of entries (a close
@@ -167,17 +184,17 @@ bool InotifyWatcher::Wait(int64_t timeout_millis, int64_t settle_millis, int64_t
   for (;;) {
     if (!ReadEvents(changes, err)) return false;
     int64_t left = limit - MonotonicMillis();
-    if (left <= 0 || changes->interrupted) return true;
+    if (left <= 0 || changes->interrupted || !changes->may_continue) return true;
     if (!Poll(std::min(settle_millis, left), guard, changes, err)) return err->empty();
   }
 }
 
 bool InotifyWatcher::Poll(int64_t timeout_millis, const InterruptGuard& guard, Changes* changes,
                           std::string* err) {
-  pollfd fds = {fd_, POLLIN, 0};
+  pollfd fds[2] = {{fd_, POLLIN, 0}, {noting_.wake_fd(), POLLIN, 0}};
   timespec timeout = {static_cast<time_t>(timeout_millis / 1000),
                       static_cast<long>(timeout_millis % 1000) * 1000000};
-  int ready = ppoll(&fds, 1, timeout_millis >= 0 ? &timeout : nullptr, guard.wait_mask());
+  int ready = ppoll(fds, 2, timeout_millis >= 0 ? &timeout : nullptr, guard.wait_mask());
   if (ready < 0 && errno != EINTR) {
     *err = std::string("ppoll: ") + strerror(errno);
     return false;
@@ -186,7 +203,7 @@ bool InotifyWatcher::Poll(int64_t timeout_millis, const InterruptGuard& guard, C
     changes->interrupted = true;
     return false;
   }
-  return ready > 0;
+  return ready > 0 && (fds[0].revents & POLLIN);
 }
 
 bool InotifyWatcher::ReadEvents(Changes* changes, std::string* err) {
@@ -210,6 +227,7 @@ bool InotifyWatcher::ReadEvents(Changes* changes, std::string* err) {
 void InotifyWatcher::Interpret(const inotify_event& event, Changes* changes) {
   if (event.mask & IN_Q_OVERFLOW) {
     changes->overflow = true;
+    changes->may_continue = true;
     return;
   }
   int wd = event.wd;
@@ -217,9 +235,11 @@ void InotifyWatcher::Interpret(const inotify_event& event, Changes* changes) {
   if (event.mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)) {
     Forget(wd);
     changes->lost.push_back(wd);
+    changes->may_continue = true;
     return;
   }
   if (event.len == 0) return;
+  if (event.mask & (IN_CREATE | IN_DELETE | IN_MOVED_FROM)) changes->may_continue = true;
   changes->entries.push_back({wd, event.name, (event.mask & IN_CREATE) != 0});
 }
 

@@ -305,6 +305,25 @@ class NinjaTestCase(unittest.TestCase):
     def ninja_pty(self, *args, env=None, columns=80, timeout=60):
         return run_in_pty(NINJA, args, self.dir, env=env, columns=columns, timeout=timeout)
 
+    def start(self, *args, stdout=subprocess.PIPE, stderr=subprocess.PIPE):
+        """Our binary left running in the test's tree (a Running, stopped at the test's end)."""
+        running = Running([NINJA] + list(args), self.dir, None, stdout, stderr)
+        self.addCleanup(running.stop)
+        return running
+
+    def terminal_command(self, args):
+        """A sh command line that runs our binary with args in a terminal (tmux's)."""
+        return "%s %s" % (NINJA, " ".join(args))
+
+    def command_running_ninja(self):
+        """How a build's command starts our binary, in the commands' shell."""
+        return NINJA
+
+    def reference(self, *args, env=None, timeout=60, cwd=None):
+        """Runs reference ninja 1.13.2 in the test's tree (a Windows subclass runs ninja.exe 1.13.2:
+        tests/blackbox/wine.py's WineNinjaTestCase)."""
+        return run(REF_NINJA, args, cwd or self.dir, env=env, timeout=timeout)
+
 
 def _tagged_processes(tag):
     """The processes whose environment holds `tag`."""
@@ -341,11 +360,52 @@ class Running:
                     pass
             time.sleep(0.02)
         self.proc.kill()
-        self.proc.communicate()
+        self.proc.wait()
+        for pipe in (self.proc.stdout, self.proc.stderr):
+            if pipe:
+                pipe.close()
 
 
 # Above this many lines of pprint, a failed comparison is shown as a bounded unified diff.
 LONG_DIFF_LINES = 200
+
+
+# ---- the commands' logged durations ----------------------------------------------------
+
+# Under wine every command takes 0.2-0.6 s, nearly all of it process start-up, and on a
+# loaded Linux machine a trivial command can too; which of two alike commands was slower
+# is then chance. Ronin orders ready commands by their last durations once those are over
+# 0.2 s (its critical path by measured time, a documented difference from Ninja that only
+# changes the order of commands that could run at the same time); Ninja 1.13.2 weighs every
+# command 1. So before each run the durations in the tree's .ninja_log files are cut to
+# CLAMPED_MILLIS, below ronin's floor: both binaries then order as Ninja does, and an order
+# that still differs is a real difference, not the machine's timing. Only end times change;
+# the reference never reads them.
+CLAMPED_MILLIS = 100
+_LOG_ENTRY = re.compile(rb"^(-?\d+)\t(-?\d+)\t(.*)$")
+
+
+def clamp_logged_durations(root):
+    for folder, _dirs, files in os.walk(root):
+        if ".ninja_log" in files:
+            _clamp_log(os.path.join(folder, ".ninja_log"))
+
+
+def _clamp_log(path):
+    with open(path, "rb") as f:
+        lines = f.read().split(b"\n")
+    changed = False
+    for i, line in enumerate(lines):
+        entry = _LOG_ENTRY.match(line)
+        if not entry or line.startswith(b"#"):
+            continue
+        start, end = int(entry.group(1)), int(entry.group(2))
+        if end - start > CLAMPED_MILLIS:
+            lines[i] = b"%d\t%d\t%s" % (start, start + CLAMPED_MILLIS, entry.group(3))
+            changed = True
+    if changed:
+        with open(path, "wb") as f:
+            f.write(b"\n".join(lines))
 
 
 @unittest.skipUnless(REF_NINJA, SKIP_NO_REF)
@@ -408,6 +468,8 @@ class DifferentialTestCase(unittest.TestCase):
         return self.run_binary(binary, args, root)
 
     def run_both(self, *args, env=None, timeout=60):
+        clamp_logged_durations(self.ours_dir)
+        clamp_logged_durations(self.ref_dir)
         ours = self.run_binary(self.OURS, args, self.ours_dir, env=env, timeout=timeout)
         ref = self.run_binary(self.REF, args, self.ref_dir, env=env, timeout=timeout)
         return ours, ref

@@ -96,12 +96,18 @@ class CacheScenarios:
         with open(self.path(rel), "rb") as f:
             return f.read()
 
+    def install_compiler(self, rel):
+        """The compiler at `rel`, a copy the test may change. Here a wrapper script (a copied
+        gcc would not find cc1): changing it is changing the compiler the command runs."""
+        self.write(rel, "#!/bin/sh\nexec gcc \"$@\"\n")
+        os.chmod(self.path(rel), 0o755)
+
+    def change_compiler(self, rel):
+        self.write(rel, self.read(rel) + "# v2\n")
+
     def make_small(self, where):
         os.makedirs(self.path(where + "/tools"), exist_ok=True)
-        # A wrapper script (a copied gcc would not find cc1): changing it is
-        # changing the compiler the command runs.
-        self.write(where + "/tools/mycc", "#!/bin/sh\nexec gcc \"$@\"\n")
-        os.chmod(self.path(where + "/tools/mycc"), 0o755)
+        self.install_compiler(where + "/tools/mycc")
         self.write(where + "/build.ninja", SMALL_BUILD)
         self.write(where + "/x.c", '#include "h.h"\nint x(void) { int unused; return H; }\n')
         self.write(where + "/y.c", "int y(void) { return 2; }\n")
@@ -135,7 +141,7 @@ class CacheScenarios:
         self.assertIn("h.h", deps.stdout)
         self.assertIn("no work to do", self.ninja(cwd=self.path("a")).stdout)
         if REF_NINJA:
-            self.assertIn("no work to do", run(REF_NINJA, [], self.path("a")).stdout)
+            self.assertIn("no work to do", self.reference(cwd=self.path("a")).stdout)
         os.utime(self.path("a/h.h"))
         again = self.cached(cwd=self.path("a"))
         self.assertIn("[1/1]", again.stdout)  # the header's one user only
@@ -165,7 +171,7 @@ class CacheScenarios:
         self.make_small("a")
         self.cached(cwd=self.path("a"))
         changes = [
-            ("a changed compiler binary", lambda: self.write("a/tools/mycc", self.read("a/tools/mycc") + "# v2\n")),
+            ("a changed compiler binary", lambda: self.change_compiler("a/tools/mycc")),
             ("a changed flag", lambda: self.write("a/build.ninja", SMALL_BUILD.replace("-Wall", "-Wall -O1"))),
             ("a changed discovered header", lambda: self.write("a/h.h", "#define H 2\n")),
         ]
@@ -239,8 +245,8 @@ class CacheScenarios:
         self.assertEqual(hits_and_misses(self.cached(cwd=self.path("e")).stdout), (0, 1))
 
     def test_msvc_deps_restored(self):
-        self.write("m/cl.sh", "echo 'Note: including file: inc.h'\necho 'warn: something'\ncat $1 inc.h > $2\n")
-        self.write("m/build.ninja", "rule cl\n  command = sh cl.sh $in $out\n  deps = msvc\n"
+        self.write("m/build.ninja", "rule cl\n  command = echo 'Note: including file: inc.h' && "
+                   "echo 'warn: something' && cat $in inc.h > $out\n  deps = msvc\n  description = CL $out\n"
                    "build o: cl i\n")
         self.write("m/i", "i\n")
         self.write("m/inc.h", "h\n")
@@ -273,7 +279,7 @@ class CacheScenarios:
         for t in threads:
             t.join()
         for where in ("a", "b"):
-            self.assertEqual(sum(hits_and_misses(results[where].stdout)), count)
+            self.assertEqual(sum(hits_and_misses(results[where].stdout)), count, results[where])
         self.assertEqual(hits_and_misses(self.cached(cwd=self.path("c"), base=self.path("c")).stdout), (count, 0))
 
 
@@ -284,7 +290,7 @@ class DirectoryCacheTest(CacheScenarios, NinjaTestCase):
         # empty printed output and the empty stamp are not written as files,
         # yet restore.
         self.make_small("a")
-        self.write("a/build.ninja", SMALL_BUILD + "rule stamp\n  command = : > $out && echo '$out: x.c' > $out.d\n"
+        self.write("a/build.ninja", SMALL_BUILD + "rule stamp\n  command = touch $out && echo '$out: x.c' > $out.d\n"
                    "  depfile = $out.d\nbuild s.stamp: stamp\n")
         self.assertEqual(hits_and_misses(self.cached(cwd=self.path("a")).stdout), (0, 3))
         self.assertEqual(len(glob.glob(os.path.join(self.backend.dir, "ac", "*", "*"))), 3)

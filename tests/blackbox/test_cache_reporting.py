@@ -19,7 +19,10 @@ from harness import NINJA, NinjaTestCase, REF_NINJA, base_env, run
 
 # Two cacheable commands; `slow` waits for a file named `go` (the live
 # view's test creates it once it has seen the block), others run at once.
-BUILD = """rule w
+# (`wait` is `true &&` unless an edge sets it: a command line must not start with a blank,
+# which CreateProcess would refuse on Windows.)
+BUILD = """wait = true &&
+rule w
   command = $wait cp $in $out && echo "$out: $in" > $out.d
   depfile = $out.d
   deps = gcc
@@ -39,7 +42,11 @@ class CacheReportingTest(NinjaTestCase):
         self.write("build.ninja", BUILD)
         self.write("a.in", "a\n")
         self.write("b.in", "b\n")
-        self.cache = "--cache=" + self.path("cache")
+        self.cache = "--cache=" + self.cache_spec()
+
+    def cache_spec(self):
+        """What --cache names: a directory here (a subclass may serve the cache over HTTP)."""
+        return self.path("cache")
 
     def clean(self):
         for name in ("a", "b", ".ninja_log", ".ninja_deps"):
@@ -76,7 +83,7 @@ class CacheReportingTest(NinjaTestCase):
             for name in ("a.d", "b.d"):
                 if self.exists(name):
                     os.remove(self.path(name))
-            reference = run(REF_NINJA, ["-j1"], self.dir, env=status)
+            reference = self.reference("-j1", env=status)
             self.assertEqual((reference.returncode, reference.stdout, reference.stderr),
                              (result.returncode, result.stdout, result.stderr))
 

@@ -219,7 +219,7 @@ class ReferenceNinjaOnTheSameDirTest(NinjaTestCase):
             self.write(rel, content)
 
     def ref(self, *args):
-        r = run(REF_NINJA, args, self.dir)
+        r = self.reference(*args)
         self.assertEqual(r.returncode, 0, r)
         return r
 
@@ -266,7 +266,7 @@ rule regen
   command = cp $in $out && echo RUN $out
   generator = 1
 rule rs
-  command = (cmp -s $in $out || cp $in $out) && echo RUN $out
+  command = cmp -s $in $out || cp $in $out && echo RUN $out
   restat = 1
 rule cc
   command = printf '%s: %s dep.h\\n' $out $in > $out.d && cat $in dep.h > $out && echo RUN $out
@@ -307,7 +307,7 @@ class SkipsSettledForNinjaTest(NinjaTestCase):
         return r
 
     def assertCleanForAll(self):
-        ref = run(REF_NINJA, ["-d", "explain"], self.dir)
+        ref = self.reference("-d", "explain")
         self.assertEqual((ref.returncode, ref.stdout, ref.stderr), (0, "ninja: no work to do.\n", ""))
         plain = self.ninja("-d", "explain")
         self.assertEqual((plain.stdout, plain.stderr), ("ninja: no work to do.\n", ""))
@@ -338,15 +338,15 @@ class SkipsSettledForNinjaTest(NinjaTestCase):
         # than the a.o settled now, as after a run of a.o alone.
         rewrite(self.dir, "a.c")
         self.assertEqual(self.ours("a.o").stdout, "ninja: no work to do.\n")
-        self.assertEqual(run(REF_NINJA, ["a.o"], self.dir).stdout, "ninja: no work to do.\n")
-        self.assertEqual(ran(run(REF_NINJA, [], self.dir)), ["app", "lib"])
+        self.assertEqual(self.reference("a.o").stdout, "ninja: no work to do.\n")
+        self.assertEqual(ran(self.reference()), ["app", "lib"])
 
     def test_logs_stay_ninjas(self):
         for rel in SETTLE_SOURCES:
             rewrite(self.dir, rel)
         self.ours()
-        self.assertEqual(run(REF_NINJA, ["-t", "recompact"], self.dir).returncode, 0)
-        deps = run(REF_NINJA, ["-t", "deps", "d.o"], self.dir)
+        self.assertEqual(self.reference("-t", "recompact").returncode, 0)
+        deps = self.reference("-t", "deps", "d.o")
         self.assertIn("d.o: #deps 2, deps mtime", deps.stdout)
         self.assertIn("(VALID)", deps.stdout)
         self.assertCleanForAll()

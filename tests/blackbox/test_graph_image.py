@@ -8,14 +8,13 @@ RONIN_GRAPH_IMAGE=0, which always parses.
 """
 
 import os
-import re
 import shutil
 import struct
 import subprocess
 import sys
 import unittest
 
-from harness import NinjaTestCase
+from harness import NinjaTestCase, name_pointers
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "misc", "bench"))
 from ninja_formats import rapidhash  # noqa: E402
@@ -63,12 +62,6 @@ TOOLS = [
 ]
 
 
-def without_addresses(text):
-    """-t graph names nodes by address: number them in order of appearance."""
-    ids = {}
-    return re.sub(r"0x[0-9a-f]+", lambda m: "N%d" % ids.setdefault(m.group(0), len(ids)), text)
-
-
 class GraphImageTest(NinjaTestCase):
     def ninja(self, *args, env=None, **kwargs):
         return super().ninja(*args, env=dict(ALWAYS, **(env or {})), **kwargs)
@@ -86,7 +79,8 @@ class GraphImageTest(NinjaTestCase):
         seen = []
         for args in [("-n", "-v", "-d", "explain")] + TOOLS:
             r = self.ninja(*(flags + args), env=env)
-            seen.append((args, r.returncode, without_addresses(r.stdout), r.stderr))
+            # (-t graph names nodes by address)
+            seen.append((args, r.returncode, name_pointers(r.stdout), r.stderr))
         return seen
 
     def image_used(self, flags):

@@ -15,7 +15,6 @@ import sys
 import time
 import unittest
 
-import harness
 from harness import NinjaTestCase
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -32,57 +31,53 @@ def wait_for(predicate, timeout=10.0):
 
 
 class OneWriterTests(NinjaTestCase):
+    # A command that says it started, then holds the build until the test writes `release`.
+    SLOW = "touch started; while [ ! -e release ]; do sleep 0.01; done; touch $out"
+
+    def write_slow_build(self):
+        self.write("build.ninja", "rule slow\n  command = %s\nbuild a: slow\n" % self.SLOW)
 
     def test_second_ninja_waits_for_the_first(self):
-        self.write("build.ninja",
-                   "rule slow\n  command = touch started; while [ ! -e release ]; do sleep 0.01; done; touch $out\n"
-                   "build a: slow\n")
-        first = subprocess.Popen([harness.NINJA], cwd=self.dir, env=harness.base_env(),
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.addCleanup(first.kill)
+        self.write_slow_build()
+        first = self.start()
         self.assertTrue(wait_for(lambda: self.exists("started")))
         # The second one's stderr goes to a file so the test can wait for its
         # announcement: a fixed pause lost the race under the sanitizers, where
         # the second one had not reached the lock before the first finished.
         err2_path = self.path("second.err")
         with open(err2_path, "wb") as err2_file:
-            second = subprocess.Popen([harness.NINJA], cwd=self.dir, env=harness.base_env(),
-                                      stdout=subprocess.PIPE, stderr=err2_file)
-        self.addCleanup(second.kill)
+            second = self.start(stderr=err2_file)
         # The second one announces that it waits, and does nothing meanwhile.
         self.assertTrue(wait_for(lambda: b"waiting" in open(err2_path, "rb").read(), timeout=30))
         time.sleep(0.1)
-        self.assertIsNone(second.poll())
+        self.assertIsNone(second.proc.poll())
         self.write("release", "")
-        out1, err1 = first.communicate(timeout=20)
-        out2, _ = second.communicate(timeout=20)
-        err2 = open(err2_path, "rb").read()
-        self.assertEqual((first.returncode, out1, err1), (0, b"[1/1] touch started; while [ ! -e release ]; "
-                                                           b"do sleep 0.01; done; touch a\n", b""))
-        self.assertEqual(second.returncode, 0)
-        self.assertEqual(out2, b"ninja: no work to do.\n")
+        out1, err1 = first.proc.communicate(timeout=20)
+        out2, _ = second.proc.communicate(timeout=20)
+        err2 = open(err2_path, "rb").read().replace(b"\r\n", b"\n")
+        self.assertEqual((first.proc.returncode, out1.replace(b"\r\n", b"\n"), err1),
+                         (0, b"[1/1] %s\n" % self.SLOW.replace("$out", "a").encode(), b""))
+        self.assertEqual(second.proc.returncode, 0)
+        self.assertEqual(out2.replace(b"\r\n", b"\n"), b"ninja: no work to do.\n")
         self.assertRegex(err2.decode(), r"^ninja: waiting for the ninja already running in this build "
                                         r"directory \(pid \d+\)\.\.\.\n$")
         self.assertEqual([e.path for e in read_log(self.path(".ninja_log"))[1]], ["a"])
 
     def test_dry_run_does_not_wait(self):
-        self.write("build.ninja",
-                   "rule slow\n  command = touch started; while [ ! -e release ]; do sleep 0.01; done; touch $out\n"
-                   "build a: slow\n")
-        first = subprocess.Popen([harness.NINJA], cwd=self.dir, env=harness.base_env(),
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.addCleanup(first.kill)
+        self.write_slow_build()
+        first = self.start()
         self.assertTrue(wait_for(lambda: self.exists("started")))
         dry = self.ninja("-n", timeout=10)
         self.write("release", "")
-        first.communicate(timeout=20)
+        first.proc.communicate(timeout=20)
         self.assertEqual((dry.returncode, dry.stderr), (0, ""))
 
     def test_ninja_run_by_the_build_itself_does_not_wait(self):
         # As CMake does while regenerating: a tool in the same directory,
         # started by a command of the running build.
         self.write("build.ninja",
-                   "rule nested\n  command = %s -t recompact && touch $out\nbuild a: nested\n" % harness.NINJA)
+                   "rule nested\n  command = %s -t recompact && touch $out\nbuild a: nested\n"
+                   % self.command_running_ninja())
         r = self.ninja(timeout=20)
         self.assertEqual((r.returncode, r.stderr), (0, ""))
         self.assertTrue(self.exists("a"))
@@ -97,6 +92,9 @@ class OneWriterTests(NinjaTestCase):
 class KillTests(NinjaTestCase):
 
     EDGES = 40
+    # When ninja is killed after it started, in seconds: before, during and
+    # after its commands.
+    KILL_DELAYS = (0.05, 0.12, 0.2, 0.3, 0.45)
 
     def manifest(self):
         lines = ["rule w\n  command = sleep 0.02; echo $out > $out\n  description = W $out\n"]
@@ -113,9 +111,8 @@ class KillTests(NinjaTestCase):
         self.write("build.ninja", self.manifest())
         self.write("src", "s")
         self.write("h", "h")
-        for delay in (0.05, 0.12, 0.2, 0.3, 0.45):
-            proc = subprocess.Popen([harness.NINJA, "-j4"], cwd=self.dir, env=harness.base_env(),
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for delay in self.KILL_DELAYS:
+            proc = self.start("-j4", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).proc
             time.sleep(delay)
             proc.send_signal(signal.SIGKILL)
             proc.wait()

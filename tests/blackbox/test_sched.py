@@ -72,11 +72,15 @@ class TestMemoryAdmission(NinjaTestCase):
     HOLD_MIB = 40
     KEEP_FREE_MIB = 64
     BUDGET_MIB = 120
+    # The program that holds the memory, memhog.py's arguments after it, and
+    # how long each job holds it (the unbudgeted run's jobs must overlap).
+    HOG = "%s %s" % (sys.executable, MEMHOG)
+    HOLD_SECONDS = 0.5
 
     def setUp(self):
         super().setUp()
-        rules = "rule hog\n  command = %s %s %d 0.5 peaks.log && touch $out\n" % (
-            sys.executable, MEMHOG, self.HOLD_MIB)
+        rules = "rule hog\n  command = %s %d %s peaks.log && touch $out\n" % (self.HOG, self.HOLD_MIB,
+                                                                               self.HOLD_SECONDS)
         builds = "".join("build o%d: hog\n" % i for i in range(self.JOBS))
         self.write("build.ninja", rules + builds)
         self.fake = self.path("fake")
@@ -168,7 +172,7 @@ class Tmux:
         self.name = "ronin-test-%d-%d" % (os.getpid(), next(Tmux.sessions))
         # The exit status lands in rc by rename: a test that sees rc exist
         # must never read it between the shell's create and its write.
-        command = "%s %s; echo $? > rc.tmp; mv rc.tmp rc; sleep 600" % (NINJA, " ".join(args))
+        command = "%s; echo $? > rc.tmp; mv rc.tmp rc; sleep 600" % test.terminal_command(args)
         env = dict(os.environ, TERM="xterm")
         env.pop("TMUX", None)
         subprocess.run(["tmux", "-L", self.name, "new-session", "-d", "-s", self.name, "-x", str(columns),
@@ -190,6 +194,10 @@ class Tmux:
 
 @unittest.skipUnless(shutil.which("tmux"), "SKIPPED: tmux not installed (apt-get install tmux)")
 class TestLiveView(NinjaTestCase):
+    GATED = GATED
+    # A command's wait for the test's go_$out file.
+    WAIT_FOR_GO = "while [ ! -e go_$out ]; do sleep 0.05; done"
+
     def wait_for(self, what, timeout=30):
         deadline = time.time() + timeout
         while time.time() < deadline:
@@ -204,7 +212,7 @@ class TestLiveView(NinjaTestCase):
 
     def run_gated(self, args, during=None):
         """Runs GATED under tmux; releases a, b, c in turn; returns the final screen."""
-        self.write("build.ninja", GATED)
+        self.write("build.ninja", self.GATED)
         for f in os.listdir(self.dir):
             if f != "build.ninja":
                 os.unlink(self.path(f))
@@ -251,8 +259,7 @@ class TestLiveView(NinjaTestCase):
     def test_a_running_jobs_last_line_of_output(self):
         # What a job printed so far is looked at before each redraw (src/sched/builder.cc's RefreshStatus).
         self.write("build.ninja", "rule r\n  command = printf 'one\\ntwo 50%%\\r75%%\\n'; "
-                                  "while [ ! -e go_$out ]; do sleep 0.05; done; touch $out\n"
-                                  "  description = BUILD $out\nbuild a: r\n")
+                                  + self.WAIT_FOR_GO + "; touch $out\n  description = BUILD $out\nbuild a: r\n")
         tmux = Tmux(self, self.dir, ["-j1", "--progress=live"])
         self.wait_for(lambda: any(line.endswith("BUILD a | 75%") for line in self.block(tmux)))
         self.write("go_a", "")
@@ -261,8 +268,8 @@ class TestLiveView(NinjaTestCase):
 
     def test_a_silent_job_is_redrawn_several_times_a_second(self):
         # No output and no other job: only the refresh deadline ends the build loop's wait.
-        self.write("build.ninja", "rule r\n  command = while [ ! -e go_$out ]; do sleep 0.05; done; touch $out\n"
-                                  "  description = BUILD $out\nbuild a: r\n")
+        self.write("build.ninja", "rule r\n  command = %s; touch $out\n  description = BUILD $out\nbuild a: r\n"
+                   % self.WAIT_FOR_GO)
         tmux = Tmux(self, self.dir, ["-j1", "--progress=live"])
         self.wait_for(lambda: self.block(tmux))
         seen = set()
@@ -279,7 +286,7 @@ class TestLiveView(NinjaTestCase):
     def test_the_status_line_stays_while_output_is_printed(self):
         # a prints its output and ends while b and c run on: the status line
         # is back below the output at once, not when b or c end.
-        self.write("build.ninja", GATED)
+        self.write("build.ninja", self.GATED)
         tmux = Tmux(self, self.dir, ["-j3", "--progress=live"])
         self.wait_for(lambda: len(self.block(tmux)) == 3)
         self.write("go_a", "")
@@ -297,7 +304,7 @@ class TestLiveView(NinjaTestCase):
         self.assertEqual("0", self.read("rc").strip())
 
     def test_interrupt_leaves_a_clean_terminal(self):
-        self.write("build.ninja", GATED)
+        self.write("build.ninja", self.GATED)
         tmux = Tmux(self, self.dir, ["-j3", "--progress=live"])
         self.wait_for(lambda: len(self.block(tmux)) == 3)
         tmux.keys("C-c")

@@ -152,7 +152,7 @@ class TraceTest(NinjaTestCase):
     @unittest.skipUnless(REF_NINJA, SKIP_NO_REF)
     def test_log_written_by_reference_ninja(self):
         self.write("build.ninja", MANIFEST)
-        self.assertEqual(0, run(REF_NINJA, ["all"], self.dir).returncode)
+        self.assertEqual(0, self.reference("all").returncode)
         with open(self.path(".ninja_log")) as f:
             lines = [line.split("\t") for line in f.read().splitlines()[1:]]
         events = x_events(self.trace())

@@ -22,6 +22,9 @@ from harness import NINJA, base_env, bump_mtime, run, write_tree
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "misc", "bench"))
 from process_lines import ProcessLines  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "misc"))
+from events_schema import check_stream, log_entries  # noqa: E402
+import test_events  # noqa: E402  (its read_log; as a module, so that its tests do not run here)
 
 HANG_GUARD = 60  # seconds: only ever reached when something hangs
 
@@ -162,6 +165,38 @@ def append(rel, text):
         with open(os.path.join(root, rel), "a") as f:
             f.write(text)
     return fn
+
+
+def sleeps_in_ppoll(pid):
+    """Whether process `pid` comes to sleep in ppoll (its idle wait), as /proc shows its system call."""
+    ppoll = 271  # x86_64's number; other machines are not tested here
+    deadline = time.monotonic() + HANG_GUARD
+    while time.monotonic() < deadline:
+        try:
+            with open("/proc/%d/syscall" % pid) as f:
+                if f.read().split()[0] == str(ppoll):
+                    return True
+        except (OSError, IndexError):
+            pass
+        time.sleep(0.01)
+    return False
+
+
+def processes_left_in(root):
+    """The processes still running in `root` (a command, the job reaper): none, once they had time to end."""
+    deadline = time.monotonic() + HANG_GUARD
+    while True:
+        left = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                if os.readlink("/proc/%s/cwd" % pid).startswith(os.path.realpath(root)):
+                    with open("/proc/%s/cmdline" % pid, "rb") as f:
+                        left.append(f.read().replace(b"\0", b" ").decode(errors="replace"))
+            except OSError:
+                pass
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
 
 
 class WatchRounds(WatchTestCase):
@@ -334,6 +369,36 @@ class WatchEnds(WatchTestCase):
         self.assertFalse(os.path.exists(os.path.join(self.root, ".ninja_lock")))
         again = run(NINJA, ["-j1"], self.root)  # logs whole, lock free: a one-shot has nothing to do
         self.assertEqual((0, "ninja: no work to do.\n"), (again.returncode, again.stdout))
+
+    def test_ctrl_c_between_rounds_ends_cleanly(self):
+        # After a round, once the watch sleeps again (in ppoll, as /proc shows), a Ctrl-C.
+        write_tree(self.root, TREE)
+        events_dir = tempfile.mkdtemp(prefix="ronin-watch-events-")
+        self.addCleanup(shutil.rmtree, events_dir, True)
+        events_path = os.path.join(events_dir, "events.json")
+        self.watcher = Watcher(self.root, ["--events=" + events_path])
+        armed = self.watcher.wait_for(WATCHING)
+        append("src/c.c", "more\n")(self.root)
+        _, lines, _ = self.watcher.round(armed + 1)
+        self.assertEqual(["[1/2] CC obj/c.o", "[2/2] LINK app"], lines)
+        self.assertTrue(sleeps_in_ppoll(self.watcher.proc.pid), "the watch never went back to sleep")
+        self.assertEqual(130, self.watcher.stop())
+        # The lock is released, no command or helper of it is left, and the logs are whole.
+        self.assertFalse(os.path.exists(os.path.join(self.root, ".ninja_lock")))
+        self.assertEqual([], processes_left_in(self.root))
+        again = run(NINJA, ["-j1"], self.root)
+        self.assertEqual((0, "ninja: no work to do.\n"), (again.returncode, again.stdout))
+        # The stream is complete: every build ended, then the stream, with Ninja's interrupt status.
+        with open(events_path, encoding="utf-8") as f:
+            text = f.read()
+        problems, events = check_stream(text)
+        self.assertEqual([], problems, text)
+        kinds = [e["event"] for e in events]
+        self.assertEqual(kinds.count("build_start"), kinds.count("build_end"))
+        self.assertEqual(["build_end", "stream_end"], kinds[-2:])
+        self.assertEqual(130, events[-1]["exit_code"])
+        # (.ninja_log, rebuilt from the stream, is the one on disk: the interrupt lost no entry.)
+        self.assertEqual(test_events.read_log(os.path.join(self.root, ".ninja_log")), log_entries(events))
 
     def test_ctrl_c_during_a_round_stops_its_command(self):
         files = dict(TREE)

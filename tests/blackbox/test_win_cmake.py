@@ -16,7 +16,6 @@ and each continues the other's tree.
 """
 
 import glob
-import hashlib
 import os
 import re
 import shutil
@@ -78,34 +77,12 @@ def install_cmake():
 
 def build_shims():
     """clang-cl.exe and the others (LINUX_TOOLS), each running its Linux program: their folder."""
-    unixrun = wine.shared_file("tools/windows/unixrun.c")
-    if not unixrun:
-        raise unittest.SkipTest("shared/tools/windows/unixrun.c not found beside the repository "
-                                "(set RONIN_SHARED_DIR)")
     programs = {}
     for name, candidates in LINUX_TOOLS.items():
         programs[name] = _linux_tool(candidates)
         if not programs[name]:
             raise unittest.SkipTest("%s not installed (apt-get install clang-tools-14 lld llvm)" % name)
-    digest = hashlib.sha256(repr(sorted(programs.items())).encode())
-    for path in (unixrun, os.path.join(CMAKE_DIR, "unixshim.c")):
-        with open(path, "rb") as f:
-            digest.update(f.read())
-    folder = os.path.join(wine.CACHE, "shims-" + digest.hexdigest()[:16])
-    with wine.locked("shims"):
-        if not os.path.isdir(folder):
-            work = folder + ".tmp"
-            shutil.rmtree(work, True)
-            os.makedirs(work)
-            unixrun_o = os.path.join(work, "unixrun.o")
-            subprocess.run([wine.MINGW_CC, "-O2", "-c", "-Dmain=unixrun_main", "-o", unixrun_o, unixrun],
-                           check=True, timeout=300)
-            for name, program in programs.items():
-                subprocess.run([wine.MINGW_CC, "-O2", "-Wall", "-Wextra", "-Werror", "-s", "-static",
-                                '-DUNIX_PROGRAM="%s"' % program, "-o", os.path.join(work, name + ".exe"),
-                                os.path.join(CMAKE_DIR, "unixshim.c"), unixrun_o], check=True, timeout=300)
-            os.rename(work, folder)
-    return folder
+    return wine.unix_shims(programs)
 
 
 def cmake_path(path):

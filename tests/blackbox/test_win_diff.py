@@ -121,12 +121,7 @@ def _test_id(test):
     return "%s.%s" % (type(test).__name__, test._testMethodName)
 
 
-def flatten(suite):
-    for item in suite:
-        if isinstance(item, unittest.TestSuite):
-            yield from flatten(item)
-        else:
-            yield item
+flatten = wine.flatten
 
 
 def load_tests(loader, standard_tests, pattern):

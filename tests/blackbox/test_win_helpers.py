@@ -78,6 +78,23 @@ class WinHelpersTest(wine.wine_failures.RerunAfterWineFailure, unittest.TestCase
         self.assertEqual(self.command("cp in c && touch -r in c && cmp in c"), (0, ""))
         self.assertEqual(os.stat(os.path.join(self.dir, "c")).st_mtime, 1000000000)
 
+    def test_mv_replaces_its_target(self):
+        self.assertEqual(self.command("echo new > a && echo old > b && mv a b && cat b && cat a"),
+                         (1, "new\ncat: a: No such file or directory\n"))
+        self.assertEqual(self.command("mv missing b"), (1, "mv: cannot move 'missing' to 'b'\n"))
+
+    def test_grep_selects_lines(self):
+        lines = {"in": "# a comment\nkept #1\n#\nlast without newline"}
+        self.assertEqual(self.command("grep -v '^#' in > f", lines), (0, ""))
+        self.assertEqual(self.read("f"), b"kept #1\nlast without newline")
+        self.assertEqual(self.command("grep -v '#' in2 || echo none", {"in2": "#\na#\n"}), (0, "none\n"))
+        self.assertEqual(self.command("grep -q '^kept' in && grep -q '^#1' in || echo no", lines), (0, "no\n"))
+        self.assertEqual(self.command("grep -v x missing"), (2, "grep: missing: No such file or directory\n"))
+
+    def test_leaf_waitfile_and_head(self):
+        self.assertEqual(self.command("mkdir marks && touch marks/other && leaf marks a log 0.1 && cat log && "
+                                      "waitfile log && head -c2 log && head -c 1 log && echo"), (0, "a 2\na a\n"))
+
     def test_programs_and_children(self):
         self.assertEqual(self.command("true ; no-such-program x"), (127, "wsh: no-such-program: not found\n"))
         self.assertEqual(self.command("cmd /c exit 5"), (5, ""))

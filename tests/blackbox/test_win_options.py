@@ -1,8 +1,10 @@
-"""ronin's issue-30 options on Windows, with ronin's ninja.exe under wine (wine.py): what works
-there (--question, --status, --events=PATH) and what is refused, clearly and before anything is
-built (--watch, which has no Windows watcher yet; --events=fd:N, since Windows programs get
-handles, not descriptors). The Linux behaviour is test_question, test_events, test_watch's; these
-check that the Windows binary keeps it, with its own paths and log units.
+"""ronin's options on Windows whose Linux tests cannot run there as they are, with ronin's
+ninja.exe under wine (wine.py): what works there (--question, --status, --events=PATH, the
+--jobserver-pool semaphore) and what is refused, clearly and before anything is built (--watch,
+which has no Windows watcher yet; --events=fd:N, since Windows programs get handles, not
+descriptors). The Linux behaviour is test_question, test_events, test_watch's and test_jobserver's;
+these check that the Windows binary keeps it, with its own paths, log units and pool. The options
+whose Linux tests do run under wine are in test_win_option_suites.
 
     NINJA_WIN=<ours.exe> python3 -m unittest -v test_win_options
 """
@@ -99,6 +101,52 @@ class WinOptionsTest(wine.wine_failures.RerunAfterWineFailure, unittest.TestCase
                          "ninja: error: --events: 'fd:1': a file descriptor is not implemented on Windows "
                          "(programs get handles there); give a file path\n")
         self.assertFalse(os.path.exists(self.path("out")))
+
+    def leaves(self, root, prefix, count):
+        """A manifest of `count` leaf jobs (wsh's leaf: markers in root's marks folder)."""
+        marks, log = (wine.windows_path(os.path.join(root, name)) for name in ("marks", "leaves.log"))
+        text = "rule leaf\n  command = leaf %s $out %s 0.5 && touch $out\n" % (marks, log)
+        return text + "".join("build %s%d: leaf\n" % (prefix, i) for i in range(count))
+
+    def nested_build(self, folder, *args):
+        """In a new folder, a build of a leaf and two nested ninjas (ninja.exe 1.13.2 and ours,
+        5 leaves each, no -j), run with args: (its result, each leaf's peak, the nested outputs)."""
+        root = self.path(folder)
+        os.makedirs(os.path.join(root, "marks"))
+        nested = {"ref": wine.windows_path(wine.reference_ninja_win()), "sub": wine.windows_path(self.exe)}
+        manifest = self.leaves(root, "top", 1) + "rule nested\n  command = wsh $ninja -C $dir > $out 2>&1\n"
+        manifest += "".join("build %s.out: nested\n  dir = %s\n  ninja = %s\n" % (name, name, ninja)
+                            for name, ninja in nested.items())
+        manifest += "rule show\n  command = printenv MAKEFLAGS > $out || touch $out\nbuild flags: show\n"
+        write_tree(root, {"build.ninja": manifest, "ref/build.ninja": self.leaves(root, "ref", 5),
+                          "sub/build.ninja": self.leaves(root, "sub", 5)})
+        r = self.ninja("-C", folder, *args)
+        with open(os.path.join(root, "leaves.log")) as f:
+            peaks = {name: int(peak) for name, peak in (line.split() for line in f.read().splitlines())}
+        outputs = {}
+        for name in nested:
+            with open(os.path.join(root, name + ".out")) as f:
+                outputs[name] = f.read().replace("\r\n", "\n")
+        return r, peaks, outputs
+
+    def test_jobserver_pool_is_a_semaphore_that_nested_ninjas_share(self):
+        # ninja.exe 1.13.2 and ours, started by commands without -j, take their further jobs
+        # from the pool (a named semaphore, the form Ninja reads on Windows): all the leaves
+        # together never run more than -j3 at once.
+        r, peaks, outputs = self.nested_build("pool", "--jobserver-pool", "-j3")
+        self.assertEqual(r.returncode, 0, r)
+        with open(self.path("pool/flags")) as f:
+            flags = f.read().strip()
+        self.assertRegex(flags, r"^-j3 --jobserver-auth=ninja-jobserver-\d+-\d+$")
+        for output in outputs.values():
+            self.assertIn("ninja: Jobserver mode detected: " + flags, output)
+        self.assertEqual(len(peaks), 11, peaks)
+        self.assertLessEqual(max(peaks.values()), 3, peaks)
+        # Without the pool each nested ninja runs its own default -j (the CPUs + 2) beside the top's.
+        r, peaks, outputs = self.nested_build("alone", "-j3")
+        self.assertEqual(r.returncode, 0, r)
+        self.assertNotIn("Jobserver", "".join(outputs.values()))
+        self.assertGreater(max(peaks.values()), 3, peaks)
 
     def test_watch_is_refused_before_anything_is_built(self):
         r = self.ninja("--watch")

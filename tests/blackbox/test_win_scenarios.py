@@ -111,10 +111,8 @@ SCENARIOS = [
       run("-t", "query", "\u00e9t\u00e9\\na\u00efve.o"), run("-t", "compdb"), run("-t", "targets", "all"),
       touch("caf\u00e9.c"), run("-d", "explain"), run("-t", "clean", "\u65e5\u672c.txt")]),
 
-    ("long_paths",
-     src({"x.c": "x\n"}, "build %s.o: cp x.c\nbuild %s\\y.o: cp %s.o\n" % ("d/" * 140 + "x", "e\\" * 140 + "y",
-                                                                          "d/" * 140 + "x")),
-     [run(), run(), run("-t", "targets", "depth", "0"), run("-t", "clean")]),
+    # Paths over 260 characters: ninja.exe 1.13.2 refuses them and ronin builds them, a
+    # documented difference, so test_win_paths records both instead of comparing them.
 
     ("dash_C_and_f_with_backslashes",
      {"sub/dir/build.ninja": "rule r\n  command = touch $out\nbuild o: r\n",

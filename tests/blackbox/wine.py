@@ -35,6 +35,7 @@ import fcntl
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -59,6 +60,15 @@ _DLL_OVERRIDES = "mscoree,mshtml=;winemenubuilder.exe=d;winedbg.exe=d"
 
 def ninja_win():
     return os.path.abspath(os.environ.get("NINJA_WIN") or os.path.join(REPO, "build-win", "ninja.exe"))
+
+
+def ninja_win_and_session():
+    """The ninja.exe under test and the run's wine session, for a test of ninja.exe alone;
+    raises SkipTest when either is missing."""
+    ours = ninja_win()
+    if not os.path.isfile(ours):
+        raise unittest.SkipTest("ninja.exe under test not found at %s" % ours)
+    return ours, session()
 
 
 def missing_tools():
@@ -136,6 +146,37 @@ def build_helpers():
         for applet in applet_names():
             shutil.copy(os.path.join(work, "wsh.exe"), os.path.join(work, applet + ".exe"))
         os.rename(work, folder)
+    return folder
+
+
+def unix_shims(programs):
+    """Windows programs that each run a Linux one ({name: Linux path}), built once per set
+    from tests/win/cmake/unixshim.c and the workplace's unixrun.c: their folder, where NAME.exe
+    runs its program (wine only: a Windows process cannot start a Linux one itself).
+    Raises SkipTest without unixrun.c."""
+    unixrun = shared_file("tools/windows/unixrun.c")
+    if not unixrun:
+        raise unittest.SkipTest("shared/tools/windows/unixrun.c not found beside the repository "
+                                "(set RONIN_SHARED_DIR)")
+    shim = os.path.join(REPO, "tests", "win", "cmake", "unixshim.c")
+    digest = hashlib.sha256(repr(sorted(programs.items())).encode())
+    for path in (unixrun, shim):
+        with open(path, "rb") as f:
+            digest.update(f.read())
+    folder = os.path.join(CACHE, "shims-" + digest.hexdigest()[:16])
+    with locked("shims"):
+        if not os.path.isdir(folder):
+            work = folder + ".tmp"
+            shutil.rmtree(work, True)
+            os.makedirs(work)
+            unixrun_o = os.path.join(work, "unixrun.o")
+            subprocess.run([MINGW_CC, "-O2", "-c", "-Dmain=unixrun_main", "-o", unixrun_o, unixrun],
+                           check=True, timeout=300)
+            for name, program in programs.items():
+                subprocess.run([MINGW_CC, "-O2", "-Wall", "-Wextra", "-Werror", "-s", "-static",
+                                '-DUNIX_PROGRAM="%s"' % program, "-o", os.path.join(work, name + ".exe"),
+                                shim, unixrun_o], check=True, timeout=300)
+            os.rename(work, folder)
     return folder
 
 
@@ -242,6 +283,15 @@ def session():
 
 # ---- the sample -----------------------------------------------------------------------
 
+def flatten(suite):
+    """The tests of a unittest suite, nested suites opened."""
+    for item in suite:
+        if isinstance(item, unittest.TestSuite):
+            yield from flatten(item)
+        else:
+            yield item
+
+
 def full_run():
     return os.environ.get("RONIN_WIN_FULL", "") not in ("", "0", "false")
 
@@ -262,43 +312,6 @@ def sample(tests, every):
         group.sort(key=lambda t: t._testMethodName)
         kept += group[::every.get(name, 1)]
     return kept
-
-
-# ---- the commands' logged durations ----------------------------------------------------
-
-# Under wine every command takes 0.2-0.6 s, nearly all of it process start-up, and which
-# of two alike commands was slower is chance. Ronin orders ready commands by their last
-# durations once those are over 0.2 s (its critical path by measured time, a documented
-# difference from Ninja that only changes the order of commands that could run at the
-# same time); Ninja 1.13.2 weighs every command 1. So before each run the durations in the
-# tree's .ninja_log files are cut to CLAMPED_MILLIS, below ronin's floor: both binaries
-# then order as Ninja does, and an order that still differs is a real difference, not
-# wine's timing. Only end times change; the reference never reads them.
-CLAMPED_MILLIS = 100
-_LOG_ENTRY = re.compile(rb"^(-?\d+)\t(-?\d+)\t(.*)$")
-
-
-def clamp_logged_durations(root):
-    for folder, _dirs, files in os.walk(root):
-        if ".ninja_log" in files:
-            _clamp_log(os.path.join(folder, ".ninja_log"))
-
-
-def _clamp_log(path):
-    with open(path, "rb") as f:
-        lines = f.read().split(b"\n")
-    changed = False
-    for i, line in enumerate(lines):
-        entry = _LOG_ENTRY.match(line)
-        if not entry or line.startswith(b"#"):
-            continue
-        start, end = int(entry.group(1)), int(entry.group(2))
-        if end - start > CLAMPED_MILLIS:
-            lines[i] = b"%d\t%d\t%s" % (start, start + CLAMPED_MILLIS, entry.group(3))
-            changed = True
-    if changed:
-        with open(path, "wb") as f:
-            f.write(b"\n".join(lines))
 
 
 # ---- the differential test case ------------------------------------------------------
@@ -342,7 +355,7 @@ class WineDifferentialTestCase(wine_failures.RerunAfterWineFailure, harness.Diff
         return ours, ref
 
     def run_binary(self, binary, args, cwd, env=None, timeout=120, merge_stderr=False):
-        clamp_logged_durations(cwd)
+        harness.clamp_logged_durations(cwd)
         return self.wine.run(binary, args, cwd, env=env, timeout=timeout, merge_stderr=merge_stderr,
                              roots=(self.ours_dir, self.ref_dir))
 
@@ -351,7 +364,7 @@ class WineDifferentialTestCase(wine_failures.RerunAfterWineFailure, harness.Diff
         return text.encode("utf-8", "surrogateescape").replace(root.encode(), b"<DIR>")
 
     def start_binary(self, binary, args, cwd):
-        clamp_logged_durations(cwd)
+        harness.clamp_logged_durations(cwd)
         return self.wine.start(binary, args, cwd)
 
     def run_in(self, binary, root, *args):
@@ -375,3 +388,55 @@ class WineDifferentialTestCase(wine_failures.RerunAfterWineFailure, harness.Diff
                          _TIMES.sub("(<T> vs <T>)", self.normalize(r.stderr, root))))
         self.assertEqual(runs[0], runs[1], "ninja %s: the reference in our tree (first) vs ours in the "
                                            "reference's (second)" % " ".join(args))
+
+
+# ---- the black-box test case ----------------------------------------------------------
+
+class WineNinjaTestCase(wine_failures.RerunAfterWineFailure, harness.NinjaTestCase):
+    """NinjaTestCase with self.ninja() running ninja.exe (NINJA_WIN) and self.reference() the
+    reference ninja.exe 1.13.2, both under wine, so a Linux test class of ronin's own options
+    becomes a Windows one by subclassing (mix this in first: class WinX(WineNinjaTestCase,
+    test_x.X)). Output is as the Linux tests expect it: lines end in "\\n" and the tree's
+    Windows spellings are its Linux path (separators after it stay as printed)."""
+
+    # The Linux class may skip without the Linux reference; this class has its own needs.
+    __unittest_skip__ = False
+    # Wine's calls are slower than Linux's: a Linux test's timeout is raised to at least this.
+    MIN_TIMEOUT = 120
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.exe = ninja_win()
+        if not os.path.isfile(cls.exe):
+            raise unittest.SkipTest("ninja.exe under test not found at %s (cross-build it, or set NINJA_WIN)"
+                                    % cls.exe)
+        cls.wine = session()
+
+    def run_exe(self, exe, args, cwd, env, timeout):
+        r = self.wine.run(exe, args, cwd or self.dir, env=env, timeout=max(timeout, self.MIN_TIMEOUT),
+                          roots=(self.dir,))
+        return harness.Result(r.returncode, r.stdout.replace("\r\n", "\n"), r.stderr.replace("\r\n", "\n"))
+
+    def ninja(self, *args, env=None, timeout=60, cwd=None):
+        return self.run_exe(self.exe, args, cwd, env, timeout)
+
+    def reference(self, *args, env=None, timeout=60, cwd=None):
+        return self.run_exe(reference_ninja_win(), args, cwd, env, timeout)
+
+    def start(self, *args, stdout=subprocess.PIPE, stderr=subprocess.PIPE):
+        running = self.wine.start(self.exe, args, self.dir, stdout=stdout, stderr=stderr)
+        self.addCleanup(running.stop)
+        return running
+
+    def terminal_command(self, args):
+        # Wine's console on a pseudo-terminal counts as a terminal (its own, not Windows').
+        env = " ".join(shlex.quote("%s=%s" % (k, v)) for k, v in sorted(self.wine.env.items()) if v is not None)
+        return "env %s %s %s %s" % (env, WINE, shlex.quote(self.exe), " ".join(args))
+
+    def command_running_ninja(self):
+        # CreateProcess runs no shell: wsh reads the rest of the line as the script.
+        return "wsh " + windows_path(self.exe)
+
+    def ninja_pty(self, *args, env=None, columns=80, timeout=60):
+        self.skipTest("a pseudo-terminal is not a Windows console (wine's is its own)")

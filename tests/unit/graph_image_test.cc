@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "base/platform.h"
 #include "graph/state.h"
 #include "test_support.h"
 
@@ -126,6 +127,33 @@ TEST(GraphImageTest, LoadedGraphEvaluatesLikeTheParsedOne) {
   // The phony self-reference was dropped from the inputs, but the node keeps its user.
   EXPECT_EQ("other", test::Paths(loaded.LookupNode("self")->in_edge->inputs));
   EXPECT_EQ(1u, loaded.LookupNode("self")->out_edges.size());
+}
+
+// On Windows a node keeps which of its separators the manifest wrote as
+// '\' (its slash bits, base/platform.h); the image carries them, so that
+// $in and $out from an image keep the manifest's spelling. (On POSIX a
+// backslash is part of a name, which the image keeps as it is.)
+TEST(GraphImageTest, SlashBitsSurviveTheImage) {
+  VirtualDisk disk;
+  disk.Create("build.ninja",
+              "rule cc\n  command = cc $in -o $out\n"
+              "build out\\a.o: cc src\\sub/a.c\nbuild out/b.o: cc out\\a.o\n");
+  State parsed;
+  ASSERT_TRUE(test::LoadManifest(&parsed, &disk, "build.ninja"));
+  std::string image = GraphImageWriter::Serialize(parsed, Key());
+  std::string body = BodyOf(image);
+  State loaded;
+  ASSERT_TRUE(Load(body, &loaded));
+  ASSERT_EQ(2u, loaded.edges().size());
+  for (size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(parsed.edges()[i]->EvaluateCommand(), loaded.edges()[i]->EvaluateCommand());
+  if (kWindows) {
+    EXPECT_EQ("cc src\\sub/a.c -o out\\a.o", loaded.edges()[0]->EvaluateCommand());
+    EXPECT_EQ("cc out\\a.o -o out/b.o", loaded.edges()[1]->EvaluateCommand());
+    EXPECT_EQ(1u, loaded.LookupNode("out/a.o")->slash_bits());
+    EXPECT_EQ(0u, loaded.LookupNode("out/b.o")->slash_bits());
+  }
+  EXPECT_EQ(image, GraphImageWriter::Serialize(loaded, Key()));
 }
 
 TEST(GraphImageTest, PhonyCycleAsErrorKeepsTheSelfReference) {

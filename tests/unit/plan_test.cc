@@ -294,6 +294,31 @@ TEST_F(PlanTest, WeightFollowsTheLongestPathToAnyTarget) {
   EXPECT_EQ((std::vector<std::string>{"x", "l1", "l2", "short", "l3", "y", "all"}), Drain());
 }
 
+TEST_F(PlanTest, CriticalPathWalksOnlyThePlan) {
+  // Only `obj` and `app` are out of date: the clean chain beside them is
+  // not walked (its weights are never set), and app's weight still counts
+  // the whole chain from obj to the target.
+  Parse(
+      "build clean1: cat src\n"
+      "build clean2: cat clean1\n"
+      "build obj: cat edited\n"
+      "build app: cat obj clean2\n"
+      "build all: phony app clean2\n");
+  disk_.CreateAt("src", 1);
+  disk_.CreateAt("clean1", 2);
+  disk_.CreateAt("clean2", 3);
+  disk_.CreateAt("obj", 4);
+  disk_.CreateAt("app", 5);
+  disk_.CreateAt("edited", 6);
+  Add("all");
+  plan_.PrepareQueue();
+  EXPECT_EQ(2, EdgeFor("obj")->critical_path_weight);
+  EXPECT_EQ(1, EdgeFor("app")->critical_path_weight);
+  EXPECT_EQ(-1, EdgeFor("clean1")->critical_path_weight);
+  EXPECT_EQ(-1, EdgeFor("clean2")->critical_path_weight);
+  EXPECT_EQ((std::vector<std::string>{"obj", "app", "all"}), Drain());
+}
+
 TEST_F(PlanTest, LongestTimedChainStartsFirst) {
   // a1-a2-a3 has more commands, but b1 alone takes longer.
   Parse(

@@ -12,6 +12,9 @@
    the compile with cl's message; otherwise OBJECT is
    written (the source's text followed by its headers', so it changes with
    them). Every #include is followed each time: there are no include guards.
+   Paths are UTF-8 whatever the code page (the command line is read as UTF-16,
+   files are opened through the wide API) and may be longer than MAX_PATH
+   (the long ones are opened as absolute "\\?\" paths), as cl.exe takes them.
 
    Build: x86_64-w64-mingw32-gcc -O2 -Wall -Wextra -o fakecl.exe fakecl.c (wine.py does). */
 #include <windows.h>
@@ -21,6 +24,7 @@
 
 #define MAX_DIRS 32
 #define MAX_DEPTH 16
+#define PATH_CHARS 4096 /* longer than MAX_PATH: long paths work */
 
 struct options {
   const char *prefix;
@@ -46,8 +50,35 @@ static void out_add(struct output *o, const char *s, size_t n) {
   o->data[o->len] = '\0';
 }
 
+static char *to_utf8(const wchar_t *w) {
+  int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, NULL, 0, NULL, NULL);
+  char *s = malloc(n);
+  if (!s) exit(125);
+  WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, NULL, NULL);
+  return s;
+}
+
+/* `path` (UTF-8) for the wide API: absolute with "\\?\" when long. The caller frees it. */
+static wchar_t *wide_path(const char *path) {
+  static wchar_t text[PATH_CHARS], full[PATH_CHARS];
+  MultiByteToWideChar(CP_UTF8, 0, path, -1, text, PATH_CHARS);
+  DWORD n = GetFullPathNameW(text, PATH_CHARS, full, NULL);
+  int is_long = n >= MAX_PATH - 12 && n < PATH_CHARS && wcsncmp(full, L"\\\\", 2) != 0;
+  wchar_t *w = malloc((PATH_CHARS + 4) * sizeof(wchar_t));
+  if (!w) exit(125);
+  swprintf(w, PATH_CHARS + 4, L"%ls%ls", is_long ? L"\\\\?\\" : L"", is_long ? full : text);
+  return w;
+}
+
+static FILE *open_file(const char *path, const wchar_t *mode) {
+  wchar_t *w = wide_path(path);
+  FILE *f = _wfopen(w, mode);
+  free(w);
+  return f;
+}
+
 static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
+  FILE *f = open_file(path, L"rb");
   if (!f) return NULL;
   struct output text = {0};
   char chunk[65536];
@@ -59,7 +90,9 @@ static char *read_file(const char *path) {
 }
 
 static int exists(const char *path) {
-  DWORD attributes = GetFileAttributesA(path);
+  wchar_t *w = wide_path(path);
+  DWORD attributes = GetFileAttributesW(w);
+  free(w);
   return attributes != INVALID_FILE_ATTRIBUTES && !(attributes & FILE_ATTRIBUTE_DIRECTORY);
 }
 
@@ -83,7 +116,7 @@ static void directory_of(const char *path, char *out, size_t size) {
 static int find_header(const struct options *opt, const char *includer, const char *name, int quoted,
                        char *found, size_t size) {
   if (quoted) {
-    char dir[MAX_PATH];
+    char dir[PATH_CHARS];
     directory_of(includer, dir, sizeof dir);
     join(found, size, dir, name);
     if (exists(found)) return 1;
@@ -107,15 +140,19 @@ static int include(const struct options *opt, const char *path, int line, const 
     printf("%s(%d): fatal error C1083: Cannot open include file: '': No such file or directory\n", path, line);
     return 0;
   }
-  char name[MAX_PATH], found[MAX_PATH], absolute[MAX_PATH];
+  char name[PATH_CHARS], found[PATH_CHARS];
   snprintf(name, sizeof name, "%.*s", (int)(end - rest - 1), rest + 1);
   if (!find_header(opt, path, name, close == '"', found, sizeof found)) {
     printf("%s(%d): fatal error C1083: Cannot open include file: '%s': No such file or directory\n", path, line,
            name);
     return 0;
   }
-  GetFullPathNameA(found, sizeof absolute, absolute, NULL);
+  static wchar_t wide[PATH_CHARS], full[PATH_CHARS];
+  MultiByteToWideChar(CP_UTF8, 0, found, -1, wide, PATH_CHARS);
+  GetFullPathNameW(wide, PATH_CHARS, full, NULL);
+  char *absolute = to_utf8(full);
   if (opt->show_includes) printf("%s %*s%s\n", opt->prefix, depth - 1, "", absolute);
+  free(absolute);
   return compile(opt, found, depth + 1, object);
 }
 
@@ -176,7 +213,13 @@ static int parse_options(int argc, char **argv, struct options *opt) {
   return opt->source && opt->object;
 }
 
-int main(int argc, char **argv) {
+int main(void) {
+  int argc;
+  wchar_t **wide = CommandLineToArgvW(GetCommandLineW(), &argc);
+  char **argv = malloc((argc + 1) * sizeof(char *));
+  if (!wide || !argv) return 125;
+  for (int i = 0; i < argc; i++) argv[i] = to_utf8(wide[i]);
+  argv[argc] = NULL;
   struct options opt = {0};
   if (!parse_options(argc, argv, &opt)) return 2;
   printf("%s\n", base_name(opt.source));
@@ -184,7 +227,7 @@ int main(int argc, char **argv) {
   int ok = compile(&opt, opt.source, 1, &object);
   fflush(stdout);
   if (!ok) return 2;
-  FILE *f = fopen(opt.object, "wb");
+  FILE *f = open_file(opt.object, L"wb");
   if (!f) {
     printf("fakecl: cannot write '%s'\n", opt.object);
     return 2;

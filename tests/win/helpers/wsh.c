@@ -373,6 +373,20 @@ static int run_rm(int argc, char **argv, struct io *io) {
   return status;
 }
 
+/* mv SOURCE DEST: a rename that replaces DEST, as POSIX's rename does. */
+static int run_mv(int argc, char **argv, struct io *io) {
+  if (argc != 3) {
+    complain(io, "mv: usage: mv SOURCE DEST");
+    return 1;
+  }
+  wchar_t *from = to_wide(argv[1]), *to = to_wide(argv[2]);
+  int ok = MoveFileExW(from, to, MOVEFILE_REPLACE_EXISTING);
+  free(from);
+  free(to);
+  if (!ok) complain(io, "mv: cannot move '%s' to '%s'", argv[1], argv[2]);
+  return !ok;
+}
+
 static int run_sleep(int argc, char **argv, struct io *io) {
   if (argc != 2) {
     complain(io, "sleep: usage: sleep SECONDS");
@@ -382,14 +396,109 @@ static int run_sleep(int argc, char **argv, struct io *io) {
   return 0;
 }
 
-/* grep -q TEXT FILE...: 0 when some line of some file holds TEXT (a fixed string). */
-static int run_grep(int argc, char **argv, struct io *io) {
-  if (argc < 4 || strcmp(argv[1], "-q") != 0) {
-    complain(io, "grep: usage: grep -q TEXT FILE...");
+/* head -c N FILE (or -cN): the file's first N bytes. */
+static int run_head(int argc, char **argv, struct io *io) {
+  int joined = argc == 3 && strncmp(argv[1], "-c", 2) == 0 && argv[1][2];
+  if (!joined && (argc != 4 || strcmp(argv[1], "-c") != 0)) {
+    complain(io, "head: usage: head -c N FILE");
     return 2;
   }
-  int found = 0, status = 1;
-  for (int i = 3; i < argc && !found; i++) {
+  const char *file = argv[argc - 1];
+  size_t len, want = (size_t)atol(joined ? argv[1] + 2 : argv[2]);
+  char *data = read_file(file, &len);
+  if (!data) {
+    complain(io, "head: %s: No such file or directory", file);
+    return 1;
+  }
+  put(io->out, data, len < want ? len : want);
+  free(data);
+  return 0;
+}
+
+/* waitfile FILE: returns once FILE exists (a command that holds a build until the test lets
+   it go, as the Linux tests' `while [ ! -e FILE ]; do sleep 0.01; done`). */
+static int run_waitfile(int argc, char **argv, struct io *io) {
+  if (argc != 2) {
+    complain(io, "waitfile: usage: waitfile FILE");
+    return 2;
+  }
+  wchar_t *w = to_wide(argv[1]);
+  while (GetFileAttributesW(w) == INVALID_FILE_ATTRIBUTES) Sleep(10);
+  free(w);
+  return 0;
+}
+
+/* The number of entries in a folder, "." and ".." left out. */
+static int count_entries(const char *folder) {
+  char pattern[MAX_PATH];
+  snprintf(pattern, sizeof pattern, "%s\\*", folder);
+  wchar_t *w = to_wide(pattern);
+  WIN32_FIND_DATAW found;
+  HANDLE h = FindFirstFileW(w, &found);
+  free(w);
+  int count = 0;
+  if (h == INVALID_HANDLE_VALUE) return 0;
+  do {
+    if (wcscmp(found.cFileName, L".") != 0 && wcscmp(found.cFileName, L"..") != 0) count++;
+  } while (FindNextFileW(h, &found));
+  FindClose(h);
+  return count;
+}
+
+/* leaf MARKS NAME LOG SECONDS: a job that shows how many jobs run at once. It puts a marker
+   named NAME in the folder MARKS, holds it SECONDS while counting the markers there, removes it
+   and appends "NAME PEAK" to LOG: a peak never above N shows that no more than N such jobs
+   ran at the same time, whoever started them. */
+static int run_leaf(int argc, char **argv, struct io *io) {
+  if (argc != 5) {
+    complain(io, "leaf: usage: leaf MARKS NAME LOG SECONDS");
+    return 2;
+  }
+  char marker[MAX_PATH];
+  snprintf(marker, sizeof marker, "%s\\%s", argv[1], argv[2]);
+  HANDLE h = open_file(marker, GENERIC_WRITE, CREATE_ALWAYS);
+  if (h == INVALID_HANDLE_VALUE) {
+    complain(io, "leaf: cannot create %s", marker);
+    return 1;
+  }
+  CloseHandle(h);
+  int peak = 0;
+  for (DWORD start = GetTickCount(); GetTickCount() - start < (DWORD)(atof(argv[4]) * 1000); Sleep(10)) {
+    int now = count_entries(argv[1]);
+    if (now > peak) peak = now;
+  }
+  wchar_t *w = to_wide(marker);
+  DeleteFileW(w);
+  free(w);
+  char line[256];
+  snprintf(line, sizeof line, "%s %d\n", argv[2], peak);
+  h = open_file(argv[3], FILE_APPEND_DATA, OPEN_ALWAYS);
+  if (h == INVALID_HANDLE_VALUE) return 1;
+  put(h, line, strlen(line));
+  CloseHandle(h);
+  return 0;
+}
+
+/* Whether a line holds the pattern: a fixed string, anchored to the line's start by a
+   leading '^' (the only pattern syntax the tests' commands use). */
+static int line_matches(const char *line, size_t len, const char *pattern) {
+  if (*pattern == '^') return strlen(pattern + 1) <= len && memcmp(line, pattern + 1, strlen(pattern + 1)) == 0;
+  size_t n = strlen(pattern);
+  for (size_t i = 0; i + n <= len; i++)
+    if (memcmp(line + i, pattern, n) == 0) return 1;
+  return 0;
+}
+
+/* grep -q|-v PATTERN FILE...: with -q, 0 when some line of some file matches; with -v, the
+   lines that do not match are printed, and 0 when there was one. */
+static int run_grep(int argc, char **argv, struct io *io) {
+  int quiet = argc >= 4 && strcmp(argv[1], "-q") == 0, invert = argc >= 4 && strcmp(argv[1], "-v") == 0;
+  if (!quiet && !invert) {
+    complain(io, "grep: usage: grep -q|-v PATTERN FILE...");
+    return 2;
+  }
+  int selected = 0, status = 1;
+  for (int i = 3; i < argc && !(quiet && selected); i++) {
     size_t len;
     char *data = read_file(argv[i], &len);
     if (!data) {
@@ -397,10 +506,19 @@ static int run_grep(int argc, char **argv, struct io *io) {
       status = 2;
       continue;
     }
-    found = strstr(data, argv[2]) != NULL;
+    for (size_t at = 0; at < len && !(quiet && selected);) {
+      const char *newline = memchr(data + at, '\n', len - at);
+      size_t end = newline ? (size_t)(newline - data) + 1 : len;
+      int match = line_matches(data + at, end - at - (newline != NULL), argv[2]);
+      if (match != invert) {
+        selected = 1;
+        if (invert) put(io->out, data + at, end - at);
+      }
+      at = end;
+    }
     free(data);
   }
-  return found ? 0 : status;
+  return selected ? 0 : status;
 }
 
 /* printenv NAME: the variable's value, to see the environment Ninja gives a command. */
@@ -454,19 +572,22 @@ struct applet {
   int (*run)(int argc, char **argv, struct io *io);
 };
 
-/* tests/blackbox/wine.py installs a copy of wsh.exe under each of these names. */
+/* tests/blackbox/wine.py installs a copy of wsh.exe under each of these names (":" only works
+   inside a script: no file can have that name). */
 static const struct applet APPLETS[] = {
     {"cat", run_cat},     {"cmp", run_cmp},     {"cp", run_cp},       {"echo", run_echo},
     {"exit", run_exit},   {"false", run_false}, {"grep", run_grep},   {"mkdir", run_mkdir},
     {"printenv", run_printenv}, {"printf", run_printf}, {"rm", run_rm}, {"sleep", run_sleep},
     {"start", run_start}, {"touch", run_touch}, {"true", run_true},
+    {"waitfile", run_waitfile}, {"head", run_head}, {":", run_true},
+    {"leaf", run_leaf},   {"mv", run_mv},
 };
 
 /* The program name without its folder and a ".exe" suffix. */
 static const char *command_name(const char *word, char *out, size_t size) {
   const char *base = word;
   for (const char *p = word; *p; p++)
-    if (*p == '/' || *p == '\\' || *p == ':') base = p + 1;
+    if (*p == '/' || *p == '\\' || (*p == ':' && p == word + 1)) base = p + 1;  /* a drive's ':' */
   snprintf(out, size, "%s", base);
   size_t n = strlen(out);
   if (n > 4 && _stricmp(out + n - 4, ".exe") == 0) out[n - 4] = '\0';
