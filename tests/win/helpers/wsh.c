@@ -229,10 +229,24 @@ static int file_time(const char *path, FILETIME *time) {
   return ok;
 }
 
+/* The file system's "now": the time a file made this instant gets. Linux stamps files from a
+   coarse clock that trails the precise one (GetSystemTimeAsFileTime) by up to a scheduler
+   tick, and ninja's start-of-command time is such a stamp (it writes .ninja_lock and reads its
+   time back). A touch stamped from the precise clock could then be newer than the start of a
+   command that began after it, and a correct build would look dirty to the next run. POSIX
+   touch and Windows' own stamps both come from the file system's clock, so this one does too. */
+static void file_system_now(FILETIME *now) {
+  char dir[MAX_PATH], scratch[MAX_PATH];
+  GetSystemTimeAsFileTime(now);
+  if (!GetTempPathA(sizeof dir, dir) || !GetTempFileNameA(dir, "wsh", 0, scratch)) return;
+  file_time(scratch, now);
+  DeleteFileA(scratch);
+}
+
 /* touch [-r REFERENCE] FILE...: creates each file and sets its time to now (or REFERENCE's). */
 static int run_touch(int argc, char **argv, struct io *io) {
   FILETIME when;
-  GetSystemTimeAsFileTime(&when);
+  file_system_now(&when);
   int i = 1, status = 0;
   if (argc > 2 && strcmp(argv[1], "-r") == 0) {
     if (!file_time(argv[2], &when)) {
