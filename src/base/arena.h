@@ -35,6 +35,7 @@ class Arena {
     block_size_ = kBlockSize;
     cursor_ = nullptr;
     left_ = 0;
+    current_mapped_ = false;
     reserved_ = 0;
   }
 
@@ -84,6 +85,14 @@ class Arena {
 
   size_t bytes_reserved() const { return reserved_; }
 
+  // The unused rest of the current block, when that is a block of huge
+  // pages, goes back to the kernel (for a process about to sit idle: a
+  // huge page is resident whole however little of it is used). Later
+  // allocations there fault fresh pages.
+  void ReleaseUnusedTail() {
+    if (current_mapped_ && left_ > 0) ReleaseUnusedPages(cursor_, left_);
+  }
+
  private:
   static constexpr size_t kBlockSize = 64 * 1024;
   // Past this many bytes the graph is large: a small build never pays for
@@ -98,6 +107,7 @@ class Arena {
   void Grow() {
     size_t size = block_size_;  // NewBlock may raise block_size_ for the next one
     cursor_ = NewBlock(size);
+    current_mapped_ = blocks_.back().mapped_bytes != 0;
     left_ = size;
   }
 
@@ -117,6 +127,7 @@ class Arena {
   size_t block_size_ = kBlockSize;
   char* cursor_ = nullptr;
   size_t left_ = 0;
+  bool current_mapped_ = false;  // cursor_'s block is a huge-page block
   size_t reserved_ = 0;
 };
 

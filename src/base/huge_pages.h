@@ -23,6 +23,11 @@ constexpr size_t kHugePageBytes = size_t{2} << 20;
 // the mapping.
 char* MapHugeBlock(size_t bytes, size_t huge_bytes = ~size_t{0});
 void UnmapHugeBlock(char* block, size_t bytes);
+// Hands the whole pages within [begin, begin + bytes) of a block from
+// MapHugeBlock back to the kernel: no longer resident, their contents lost
+// (they read as zeros when next touched). For a block's unused rest, which
+// a huge page made resident along with the used part before it.
+void ReleaseUnusedPages(char* begin, size_t bytes);
 
 }  // namespace ronin
 

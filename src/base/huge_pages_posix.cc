@@ -1,6 +1,7 @@
 #include "base/huge_pages.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 
@@ -42,6 +43,21 @@ char* MapHugeBlock(size_t bytes, size_t huge_bytes) {
 
 void UnmapHugeBlock(char* block, size_t bytes) {
   if (block) munmap(block, bytes);
+}
+
+void ReleaseUnusedPages(char* begin, size_t bytes) {
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t first = (reinterpret_cast<uintptr_t>(begin) + page - 1) & ~(page - 1);
+  uintptr_t end = (reinterpret_cast<uintptr_t>(begin) + bytes) & ~(page - 1);
+  if (end <= first) return;
+  // On a huge page this splits it: the used part stays, in small pages.
+  madvise(reinterpret_cast<void*>(first), end - first, MADV_DONTNEED);
+#ifdef MADV_NOHUGEPAGE
+  // Else khugepaged would in time make the extent one huge page again (it
+  // collapses extents with as few as one page present, by default), and
+  // resident whole.
+  madvise(reinterpret_cast<void*>(first), end - first, MADV_NOHUGEPAGE);
+#endif
 }
 
 }  // namespace ronin

@@ -8,4 +8,6 @@ char* MapHugeBlock(size_t, size_t) { return nullptr; }
 
 void UnmapHugeBlock(char*, size_t) {}
 
+void ReleaseUnusedPages(char*, size_t) {}
+
 }  // namespace ronin

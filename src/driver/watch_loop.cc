@@ -28,6 +28,9 @@ namespace {
 constexpr int64_t kSettleMillis = 3;
 // ...but a stream of writes does not hold a round back longer than this.
 constexpr int64_t kSettleLimitMillis = 100;
+// How long the tree stays quiet after a round before the watch gives back
+// memory it need not hold while idle.
+constexpr int64_t kQuietMillis = 250;
 // Directories past the watch limit have their files stat'ed this often.
 constexpr int64_t kPollMillis = 1000;
 // A "what changed" line names at most this many files.
@@ -190,7 +193,13 @@ WatchLoop::End WatchLoop::Run() {
   if (!WatchTree()) return End::kFailed;
   bool reload = false;
   ExitStatus result = BuildRound({}, &reload);
-  bool memory_released = false;  // since the last round
+  // An idle watch holds no more memory than a one-shot run would: once a
+  // round is over and the tree has been quiet for a moment (the round's
+  // own outputs wake the watch once more, and would bring back the code
+  // pages given back before), what it need not hold goes back to the
+  // kernel, once (a polling watch wakes every second).
+  bool release_pending = true;
+  bool quiet = false;  // the last wait ended with nothing to report
   for (;;) {
     if (result == kExitInterrupted) return End::kInterrupted;
     if (reload) return End::kReload;
@@ -204,17 +213,19 @@ WatchLoop::End WatchLoop::Run() {
       printf("ninja: watching for changes (%zu directories; Ctrl-C to stop)\n", watcher_->watch_count());
       fflush(stdout);
     }
-    // An idle watch holds no more memory than a one-shot run would (once
-    // a round: a polling watch wakes every second).
-    if (!memory_released) ReleaseMemoryBeforeIdle();
-    memory_released = true;
+    if (release_pending && quiet) {
+      ReleaseIdleMemory();
+      release_pending = false;
+    }
     FileWatcher::Changes changes;
     std::string err;
     int64_t timeout = any_polled_ ? kPollMillis : -1;
+    if (release_pending) timeout = timeout < 0 ? kQuietMillis : std::min(timeout, kQuietMillis);
     if (!watcher_->Wait(timeout, kSettleMillis, kSettleLimitMillis, &changes, &err)) {
       Error("--watch: %s", err.c_str());
       return End::kFailed;
     }
+    quiet = changes.empty();
     if (changes.interrupted) return End::kInterrupted;
     std::vector<Node*> changed = ChangedNodes(changes, &reload);
     if (changed.empty() && !reload) {
@@ -226,8 +237,14 @@ WatchLoop::End WatchLoop::Run() {
       return End::kReload;
     }
     result = BuildRound(changed, &reload);
-    memory_released = false;
+    release_pending = true;
+    quiet = false;
   }
+}
+
+void WatchLoop::ReleaseIdleMemory() {
+  ninja_->state_.arena()->ReleaseUnusedTail();
+  ReleaseMemoryBeforeIdle();
 }
 
 void WatchLoop::StatNodesNotYetSeen() {

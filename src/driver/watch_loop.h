@@ -93,6 +93,9 @@ class WatchLoop {
   bool ManifestFileChanged(const std::string& path);
   // One build of the targets, with its "what changed" line first.
   ExitStatus BuildRound(const std::vector<Node*>& changed, bool* reload);
+  // Before sleeping: memory an idle watch need not hold goes back to the
+  // kernel (base/idle_memory.h, the graph arena's unused tail).
+  void ReleaseIdleMemory();
   // After a build: what ran has new outputs and new deps.
   void NoteWhatRan(const std::vector<Edge*>& finished, bool* reload);
 

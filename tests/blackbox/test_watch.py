@@ -18,6 +18,7 @@ import tempfile
 import time
 import unittest
 
+import harness
 from harness import NINJA, base_env, bump_mtime, run, write_tree
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "misc", "bench"))
@@ -167,15 +168,18 @@ def append(rel, text):
     return fn
 
 
-def sleeps_in_ppoll(pid):
-    """Whether process `pid` comes to sleep in ppoll (its idle wait), as /proc shows its system call."""
+def sleeps_in_ppoll(pid, without_timeout=False):
+    """Whether process `pid` comes to sleep in ppoll (its idle wait), as /proc shows its system call;
+    `without_timeout`: with no timeout, the wait of a watch with nothing left to do before the next
+    change (it waits with one while memory is still to be given back)."""
     ppoll = 271  # x86_64's number; other machines are not tested here
     deadline = time.monotonic() + HANG_GUARD
     while time.monotonic() < deadline:
         try:
             with open("/proc/%d/syscall" % pid) as f:
-                if f.read().split()[0] == str(ppoll):
-                    return True
+                fields = f.read().split()
+            if fields[0] == str(ppoll) and (not without_timeout or fields[3] == "0x0"):
+                return True
         except (OSError, IndexError):
             pass
         time.sleep(0.01)
@@ -427,6 +431,53 @@ class WatchEnds(WatchTestCase):
         self.assertFalse(os.path.exists(os.path.join(self.root, ".ninja_lock")))
         dry = run(NINJA, ["-n", "-j1"], self.root)  # the logs load; c.o is still to build
         self.assertEqual((0, ["[1/2] SLOW obj/c.o", "[2/2] LINK app"]), (dry.returncode, dry.stdout.splitlines()))
+
+
+def resident_kb(pid):
+    with open("/proc/%d/status" % pid) as f:
+        return int(re.search(r"^VmRSS:\s+(\d+) kB", f.read(), re.M).group(1))
+
+
+def memory_tree(modules=200, files=200):
+    """A graph of 40,000 edges over sources in 200 directories (phony: a one-shot has nothing to
+    do), and one real command whose output lands in a watched directory."""
+    lines = ["rule cp\n  command = cp $in $out\n  description = CP $out\n"]
+    tree = {}
+    for m in range(modules):
+        for f in range(files):
+            source = "src/module_%03d/a_longer_source_name_%03d.c" % (m, f)
+            tree[source] = ""
+            lines.append("build obj/module_%03d/a_longer_source_name_%03d.o: phony %s\n" % (m, f, source))
+    lines.append("build obj/real.o: cp src/module_007/a_longer_source_name_003.c\n")
+    lines.append("build all: phony obj/real.o " +
+                 " ".join("obj/module_%03d/a_longer_source_name_000.o" % m for m in range(modules)) + "\n")
+    tree["build.ninja"] = "".join(lines)
+    return tree
+
+
+class WatchMemory(WatchTestCase):
+
+    def test_an_idle_watch_holds_no_more_than_a_one_shot_no_op(self):
+        if harness.SANITIZED:
+            self.skipTest(harness.SKIP_NO_PRIVILEGE + "not under ASan/UBSan, whose runtimes hold memory of their own")
+        gnu_time = shutil.which("time", path="/usr/bin:/bin")
+        if not gnu_time:
+            self.skipTest("GNU time not installed (apt-get install time): it measures the one-shot's peak")
+        self.start(memory_tree())
+        self.change(append("src/module_007/a_longer_source_name_003.c", "edit\n"))
+        self.expect_round("src/module_007/a_longer_source_name_003.c changed")
+        self.assertTrue(sleeps_in_ppoll(self.watcher.proc.pid, without_timeout=True), "the watch never went idle")
+        idle = resident_kb(self.watcher.proc.pid)
+        self.assertEqual(130, self.watcher.stop())
+        # The one-shot no-op in the same tree; GNU time reports the peak of ninja alone (a child
+        # of this Python would carry this Python's own size in its ru_maxrss).
+        peaks = []
+        for _ in range(3):
+            r = subprocess.run([gnu_time, "-f", "%M", NINJA, "-j1"], cwd=self.root, env=base_env(),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=HANG_GUARD)
+            self.assertEqual("ninja: no work to do.\n", r.stdout)
+            peaks.append(int(r.stderr.split()[-1]))
+        self.assertLessEqual(idle, sorted(peaks)[1], "idle --watch VmRSS vs one-shot no-op peaks (kB): %s" % peaks)
 
 
 class WatchLimits(WatchTestCase):
