@@ -136,9 +136,9 @@ struct Subprocess::Platform {
   HANDLE launched_process = nullptr;
   DWORD launched_pid = 0;
   bool not_found = false;
-  // Set by Reap: Finish may be asked again (SubprocessSet::WaitForRoom
-  // reaps a finished job early) and answers the same.
-  bool reaped = false;
+  // Kept by Reap (which sets the job's exited_): Finish may be asked again
+  // (SubprocessSet::WaitForRoom reaps a finished job early) and answers
+  // the same.
   DWORD exit_code = 0;
 };
 
@@ -332,7 +332,7 @@ bool Subprocess::Done() const { return platform_->pipe == nullptr; }
 ExitStatus Subprocess::Finish() {
   platform_->TakeLaunch(this);
   if (platform_->process) platform_->Reap(this);
-  if (!platform_->reaped) return kExitFailure;  // never started (not found)
+  if (!exited_) return kExitFailure;  // never started (not found)
   DWORD code = platform_->exit_code;
   return code == CONTROL_C_EXIT ? kExitInterrupted : static_cast<ExitStatus>(code);
 }
@@ -345,7 +345,6 @@ void Subprocess::Platform::Reap(Subprocess* job) {
   job->peak_rss_kib_ = sampler->Forget(process) / 1024;
   CloseHandle(process);
   process = nullptr;
-  reaped = true;
   job->exited_ = true;
 }
 
