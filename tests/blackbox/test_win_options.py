@@ -1,8 +1,7 @@
 """ronin's options on Windows whose Linux tests cannot run there as they are, with ronin's
 ninja.exe under wine (wine.py): what works there (--question, --status, --events=PATH, the
---jobserver-pool semaphore) and what is refused, clearly and before anything is built (--watch,
-which has no Windows watcher yet; --events=fd:N, since Windows programs get handles, not
-descriptors). The Linux behaviour is test_question, test_events, test_watch's and test_jobserver's;
+--jobserver-pool semaphore, --watch with ReadDirectoryChangesW) and what is refused, clearly and
+before anything is built (--events=fd:N, since Windows programs get handles, not descriptors). The Linux behaviour is test_question, test_events, test_watch's and test_jobserver's;
 these check that the Windows binary keeps it, with its own paths, log units and pool. The options
 whose Linux tests do run under wine are in test_win_option_suites.
 
@@ -10,7 +9,9 @@ whose Linux tests do run under wine are in test_win_option_suites.
 """
 
 import os
+import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -22,6 +23,12 @@ from harness import bump_mtime, write_tree  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "misc"))
 from events_schema import check_stream, log_entries  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "misc", "bench"))
+from process_lines import ProcessLines  # noqa: E402
+
+GUARD = 120  # seconds: only ever reached when something hangs
+WATCHING = re.compile(r"^ninja: watching for changes \(\d+ directories; Ctrl-C to stop\)\r?$")
+ROUND_END = re.compile(r"^(ninja: no work to do\.|ninja: build stopped: .*|ninja: error: .*|\[(\d+)/\2\] .*)\r?$")
 
 # Two copies through wsh's cp.exe (wine.py's helpers), one after the other.
 MANIFEST = ("rule cp\n  command = cp $in $out\n  description = CP $out\n"
@@ -148,12 +155,49 @@ class WinOptionsTest(wine.wine_failures.RerunAfterWineFailure, unittest.TestCase
         self.assertNotIn("Jobserver", "".join(outputs.values()))
         self.assertGreater(max(peaks.values()), 3, peaks)
 
-    def test_watch_is_refused_before_anything_is_built(self):
-        r = self.ninja("--watch")
-        self.assertEqual(r.returncode, 1, r)
-        self.assertIn("ninja: error: --watch: watching files for changes is not implemented on Windows yet",
-                      r.stderr)
-        self.assertFalse(os.path.exists(self.path("mid")))
+    def watch(self):
+        """ninja.exe --watch started in the tree (stopped at the test's end): its output's lines."""
+        running = self.wine.start(self.exe, ["--watch", "-j1"], self.dir, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT)
+        self.addCleanup(running.stop)
+        return ProcessLines(running.proc), running
+
+    def round_after(self, lines, start):
+        """The lines of the round after line `start`: from its "what changed" line to its last."""
+        first = lines.wait_for(re.compile(r"^ninja: watch: "), start, GUARD)
+        last = lines.wait_for(ROUND_END, first + 1, GUARD)
+        with lines.cond:
+            return [line.rstrip("\r") for line in lines.lines[first:last + 1]], last + 1
+
+    def test_watch_builds_each_change_as_a_one_shot_run_would(self):
+        lines, running = self.watch()
+        armed = lines.wait_for(WATCHING, 0, GUARD)
+        with lines.cond:
+            self.assertEqual(["[1/2] CP mid", "[2/2] CP out"], [l.rstrip("\r") for l in lines.lines[:armed]])
+        # A change made by a Linux process: wine's ReadDirectoryChangesW sees it as Windows would.
+        with open(self.path("in"), "w") as f:
+            f.write("second\n")
+        round_lines, next_line = self.round_after(lines, armed + 1)
+        self.assertEqual(["ninja: watch: in changed", "[1/2] CP mid", "[2/2] CP out"], round_lines)
+        with open(self.path("out")) as f:
+            self.assertEqual("second\n", f.read())
+        # A file in a directory made after the watch began, that the manifest then names.
+        os.mkdir(self.path("sub"))
+        write_tree(self.dir, {"sub/extra": "x\n"})
+        with open(self.path("build.ninja"), "a") as f:
+            f.write("build sub/copy: cp sub/extra\n")
+        reload_line = lines.wait_for(re.compile(r"^ninja: watch: build.ninja changed"), next_line, GUARD)
+        armed = lines.wait_for(WATCHING, reload_line + 1, GUARD)
+        with lines.cond:
+            self.assertEqual(["[1/1] CP sub/copy"], [l.rstrip("\r") for l in lines.lines[reload_line + 1:armed]])
+        with open(self.path("sub/extra"), "w") as f:
+            f.write("y\n")
+        round_lines, _ = self.round_after(lines, armed + 1)
+        self.assertEqual(["ninja: watch: sub/extra changed", "[1/1] CP sub/copy"], round_lines)
+        running.stop()
+        # Stopped at any moment, it leaves logs a one-shot run finds complete.
+        r = self.ninja()
+        self.assertEqual((0, "ninja: no work to do.\n"), (r.returncode, r.stdout.replace("\r\n", "\n")))
 
 
 if __name__ == "__main__":

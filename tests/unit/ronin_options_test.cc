@@ -86,15 +86,8 @@ TEST(RoninOptionsTest, JobReaper) {
 
 TEST(RoninOptionsTest, Watch) {
   BuildConfig config;
-  if (kWindows) {
-    // No watcher there yet (watch/file_watcher_win.cc): refused before any build.
-    std::string refusal = Apply("watch", nullptr, &config);
-    EXPECT_EQ(0u, refusal.find("watching files for changes is not implemented on Windows yet")) << refusal;
-    EXPECT_FALSE(config.ronin.watch);
-  } else {
-    EXPECT_EQ("ok", Apply("watch", nullptr, &config));
-    EXPECT_TRUE(config.ronin.watch);
-  }
+  EXPECT_EQ("ok", Apply("watch", nullptr, &config));
+  EXPECT_TRUE(config.ronin.watch);
 }
 
 TEST(RoninOptionsTest, Shuffle) {
