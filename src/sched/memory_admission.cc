@@ -109,9 +109,13 @@ int64_t MemoryAdmission::UnreachedNeed() {
 bool MemoryAdmission::MayStart(const Edge* edge, std::string* why) {
   if (running_.empty()) return true;  // at least one job always runs
   int64_t need = std::max<int64_t>(0, history_->ExpectedPeakRss(edge));
+  // The jobs' memory before the machine's: a job seen to reach its need
+  // then counts as shown in the available memory, which must be read after
+  // that (read before, it could predate the job's growth, and the job's
+  // memory would be counted by neither).
+  int64_t unreached = UnreachedNeed();
   int64_t available = AvailableMemory();
   if (available < 0) return true;  // nothing to go by: -j alone decides
-  int64_t unreached = UnreachedNeed();
   if (available - unreached - need >= keep_free_) return true;
   *why = "needs ~" + MiB(need) + ", " + MiB(available) + " available of which running jobs may still take " +
          MiB(unreached) + ", keeping " + MiB(keep_free_) + " free";
